@@ -1,0 +1,130 @@
+//! Command-line arguments (clap derive).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use sudoku_enum::format::Layout;
+use sudoku_enum::Shape;
+
+const EXAMPLES: &str = "\
+Examples:
+  sudoku-enum check puzzles/top1465_sample.txt     verdict per puzzle (unique, multiple, ...)
+  sudoku-enum count --box 2x3 puzzles/empty6x6.txt  exact count (28200960)
+  sudoku-enum count --limit 1000 puzzle.txt        stop at 1000: \"at least 1000\"
+  echo 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........ \\
+      | sudoku-enum solve --format grid             the solution as a boxed board
+  sudoku-enum dump puzzle.txt -n 100000 -o out.txt  first 100000 solutions, one per line
+  sudoku-enum check --json big.txt > verdicts.jsonl
+
+Exit codes:
+  0    the answer asked for holds: every puzzle unique (check), solved (solve),
+       counted with at least one solution (count), solutions written (dump)
+  1    it does not: a puzzle is not unique, has no solution, is invalid, or timed out
+  2    usage, input (parse) or I/O error
+  130  interrupted (Ctrl-C / SIGTERM); the partial result is printed first";
+
+/// Exact all-solutions enumerator and uniqueness checker for N×N sudoku.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-enum", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the solutions of each puzzle (exactly, or up to --limit).
+    #[command(after_help = EXAMPLES)]
+    Count {
+        #[command(flatten)]
+        common: Common,
+        /// Stop at N solutions and report "at least N".
+        #[arg(long, value_name = "N")]
+        limit: Option<u64>,
+    },
+    /// Say whether each puzzle is unique, multiple, unsolvable or invalid.
+    #[command(after_help = EXAMPLES)]
+    Check {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print the first solution of each puzzle (and whether it is the only one).
+    #[command(after_help = EXAMPLES)]
+    Solve {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Write the first N solutions (all without -n), one per line, as they are found.
+    #[command(after_help = EXAMPLES)]
+    Dump {
+        #[command(flatten)]
+        common: Common,
+        /// Write at most N solutions per puzzle (exactly min(N, total)).
+        #[arg(short = 'n', long = "max", value_name = "N")]
+        max: Option<u64>,
+        /// Write to this file (via OUT.partial, renamed when complete) instead of stdout.
+        #[arg(short = 'o', long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Overwrite OUT if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Options every subcommand takes.
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// Puzzle files; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// JSON Lines output: one object per puzzle.
+    #[arg(long)]
+    pub json: bool,
+    /// Board layout for printed solutions.
+    #[arg(long, value_name = "FORMAT", default_value = "line", value_parser = parse_layout)]
+    pub format: Layout,
+    /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent
+    /// (16 cells: 2x2, 36: 2x3, 81: 3x3, 144: 3x4, 256: 4x4, 625: 5x5).
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    pub box_shape: Option<Shape>,
+    /// No progress bar, no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Give up on a puzzle after SECS seconds ("unknown (timed out)").
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<f64>,
+    /// Stop at the first unreadable puzzle instead of reporting it and going on.
+    #[arg(long)]
+    pub strict: bool,
+    /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).
+    #[arg(long, value_enum, default_value = "auto", hide = true)]
+    pub engine: EngineArg,
+}
+
+/// `--engine` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Pick the fastest engine for the shape.
+    Auto,
+    /// The generic engine everywhere.
+    Generic,
+}
+
+fn parse_layout(s: &str) -> Result<Layout, String> {
+    s.parse()
+}
+
+fn parse_shape(s: &str) -> Result<Shape, String> {
+    s.parse::<Shape>().map_err(|e| e.to_string())
+}
+
+fn parse_secs(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}

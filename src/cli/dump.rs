@@ -1,0 +1,306 @@
+//! `dump`: stream solutions to a file or stdout as they are found.
+//!
+//! Workers format solutions into small buffers and send them through a bounded channel to one
+//! writer thread (back-pressure instead of unbounded memory). A file is written as `OUT.partial`
+//! and renamed to `OUT` only when the dump completed, so an interrupted or failed dump never
+//! leaves a file that looks complete. Only whole lines are ever written.
+
+use super::progress::{Batch, Ticker};
+use super::report::{Mode, Summary};
+use super::{display_name, exit, open_input, progress, Config, Fatal, CANCEL};
+use serde_json::json;
+use std::fs::{self, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+use sudoku_enum::format::{render, Layout};
+use sudoku_enum::parse::{Parsed, ReadError, Reader};
+use sudoku_enum::puzzle::digit_char;
+use sudoku_enum::{search, Shape, Sink, StopReason};
+
+/// Bytes a worker buffers before handing them to the writer.
+const BATCH_BYTES: usize = 16 * 1024;
+/// Longest time a found solution waits in a worker's buffer.
+const BATCH_AGE: Duration = Duration::from_millis(50);
+
+/// A worker's sink: formats solutions and ships them to the writer in batches.
+struct DumpSink<'a> {
+    tx: SyncSender<Vec<u8>>,
+    buf: Vec<u8>,
+    failed: &'a AtomicBool,
+    shape: Shape,
+    layout: Layout,
+    json_source: Option<&'a str>,
+    last_send: Instant,
+}
+
+impl DumpSink<'_> {
+    fn send(&mut self) -> ControlFlow<()> {
+        if !self.buf.is_empty() {
+            let full = std::mem::replace(&mut self.buf, Vec::with_capacity(BATCH_BYTES + 1024));
+            if self.tx.send(full).is_err() {
+                return ControlFlow::Break(());
+            }
+        }
+        self.last_send = Instant::now();
+        if self.failed.load(Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+impl Sink for DumpSink<'_> {
+    const NEEDS_GRID: bool = true;
+
+    fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
+        match (self.json_source, self.layout) {
+            (Some(source), _) => {
+                let line: String = grid.iter().map(|&v| digit_char(self.shape, v)).collect();
+                let obj = json!({ "source": source, "solution": line });
+                self.buf.extend_from_slice(obj.to_string().as_bytes());
+                self.buf.push(b'\n');
+            }
+            (None, Layout::Line) => {
+                self.buf
+                    .extend(grid.iter().map(|&v| digit_char(self.shape, v) as u8));
+                self.buf.push(b'\n');
+            }
+            (None, layout) => {
+                self.buf
+                    .extend_from_slice(render(self.shape, grid, layout).as_bytes());
+                self.buf.push(b'\n');
+            }
+        }
+        if self.buf.len() >= BATCH_BYTES || self.last_send.elapsed() >= BATCH_AGE {
+            self.send()
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// The writer thread: writes batches in arrival order, flushing whenever it catches up.
+fn writer(
+    rx: Receiver<Vec<u8>>,
+    mut out: Box<dyn Write + Send>,
+    failed: Arc<AtomicBool>,
+) -> io::Result<()> {
+    let mut result = Ok(());
+    loop {
+        let batch = match rx.try_recv() {
+            Ok(b) => b,
+            Err(TryRecvError::Empty) => {
+                if result.is_ok() {
+                    result = out.flush();
+                }
+                match rx.recv() {
+                    Ok(b) => b,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
+        if result.is_ok() {
+            result = out.write_all(&batch);
+        }
+        if result.is_err() {
+            // Keep draining so that workers never block on a dead writer.
+            failed.store(true, Relaxed);
+        }
+    }
+    if result.is_ok() {
+        result = out.flush();
+    }
+    result
+}
+
+/// Where the dump goes: stdout, or `OUT.partial` renamed to `OUT` at the end.
+struct Destination {
+    target: Option<PathBuf>,
+    partial: Option<PathBuf>,
+}
+
+fn open_destination(
+    output: Option<&Path>,
+    force: bool,
+) -> Result<(Destination, Box<dyn Write + Send>), Fatal> {
+    let Some(path) = output else {
+        let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, io::stdout()));
+        return Ok((
+            Destination {
+                target: None,
+                partial: None,
+            },
+            out,
+        ));
+    };
+    if path.exists() && !force {
+        return Err(Fatal::Message(format!(
+            "{}: already exists; pass --force to overwrite it",
+            path.display()
+        )));
+    }
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .ok_or_else(|| Fatal::Message(format!("{}: not a file name", path.display())))?;
+    name.push(".partial");
+    let partial = path.with_file_name(name);
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&partial)
+        .map_err(|e| Fatal::Message(format!("{}: {e}", partial.display())))?;
+    let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, file));
+    Ok((
+        Destination {
+            target: Some(path.to_path_buf()),
+            partial: Some(partial),
+        },
+        out,
+    ))
+}
+
+/// Run `dump` over every puzzle of the inputs.
+pub fn run(cfg: &Config, output: Option<&Path>, force: bool) -> Result<u8, Fatal> {
+    let started = Instant::now();
+    let (dest, out) = open_destination(output, force)?;
+    let failed = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = sync_channel::<Vec<u8>>(64);
+    let writer_failed = Arc::clone(&failed);
+    let handle = thread::spawn(move || writer(rx, out, writer_failed));
+    let batch = Arc::new(Batch::default());
+    let ticker = Ticker::start(
+        progress::enabled(cfg.quiet),
+        Arc::clone(&batch),
+        "solutions",
+    );
+    let mut summary = Summary::default();
+    let mut written: u128 = 0;
+    let mut interrupted = false;
+    'files: for path in &cfg.files {
+        let name = display_name(path);
+        let input = match open_input(path) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("sudoku-enum: {name}: {e}");
+                summary.io_errors += 1;
+                continue;
+            }
+        };
+        let mut seen_any = false;
+        for item in Reader::new(input, cfg.parse.clone()) {
+            let Parsed { line, puzzle } = match item {
+                Ok(p) => p,
+                Err(ReadError::Parse(e)) => {
+                    eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
+                    summary.unreadable += 1;
+                    if cfg.strict {
+                        break 'files;
+                    }
+                    continue;
+                }
+                Err(ReadError::Io(e)) => {
+                    eprintln!("sudoku-enum: {name}: read error: {e}");
+                    summary.io_errors += 1;
+                    break;
+                }
+            };
+            seen_any = true;
+            let source = format!("{name}:{line}");
+            let shared = Arc::new(cfg.shared(cfg.limit));
+            ticker.watch(Arc::clone(&shared));
+            let json_source = cfg.json.then_some(source.as_str());
+            let failed_ref: &AtomicBool = &failed;
+            let outcome = search(
+                &puzzle,
+                &cfg.options(),
+                &shared,
+                |_| DumpSink {
+                    tx: tx.clone(),
+                    buf: Vec::with_capacity(BATCH_BYTES + 1024),
+                    failed: failed_ref,
+                    shape: puzzle.shape(),
+                    layout: cfg.layout,
+                    json_source,
+                    last_send: Instant::now(),
+                },
+                |_, mut sink| {
+                    let _ = sink.send();
+                },
+            );
+            ticker.unwatch();
+            written += outcome.solutions;
+            summary.add(Mode::Dump, &outcome);
+            batch.puzzles.fetch_add(1, Relaxed);
+            if !cfg.quiet {
+                eprintln!("{source}: {}", super::report::count_summary(&outcome));
+            }
+            if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
+                break 'files;
+            }
+            if outcome.stopped == Some(StopReason::Cancelled) || CANCEL.load(Relaxed) {
+                interrupted = true;
+                break 'files;
+            }
+        }
+        if !seen_any && summary.io_errors == 0 && summary.unreadable == 0 {
+            eprintln!("sudoku-enum: {name}: no puzzle found");
+            summary.unreadable += 1;
+        }
+    }
+    drop(tx);
+    let written_ok = handle
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("writer thread failed")));
+    ticker.finish();
+    if let Err(e) = written_ok {
+        if dest.target.is_none() && e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Fatal::BrokenPipe);
+        }
+        let place = dest
+            .partial
+            .as_ref()
+            .map_or("standard output".to_string(), |p| p.display().to_string());
+        return Err(Fatal::Message(format!(
+            "{place}: {e}; the complete lines written before the error are kept there"
+        )));
+    }
+    if interrupted {
+        let place = dest
+            .partial
+            .as_ref()
+            .map_or("standard output".to_string(), |p| p.display().to_string());
+        eprintln!("sudoku-enum: interrupted: at least {written} solutions written to {place}");
+        return Ok(exit::INTERRUPTED);
+    }
+    if let (Some(target), Some(partial)) = (&dest.target, &dest.partial) {
+        if summary.io_errors == 0 && summary.unreadable == 0 {
+            fs::rename(partial, target).map_err(|e| {
+                Fatal::Message(format!(
+                    "cannot rename {} to {}: {e}",
+                    partial.display(),
+                    target.display()
+                ))
+            })?;
+        } else {
+            eprintln!(
+                "sudoku-enum: input errors: the solutions are left in {} (not renamed to {})",
+                partial.display(),
+                target.display()
+            );
+        }
+    }
+    if !cfg.quiet {
+        eprintln!("{}", summary.line(Mode::Dump, started.elapsed()));
+    }
+    Ok(super::exit_code(&summary))
+}

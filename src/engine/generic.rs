@@ -1,0 +1,438 @@
+//! The generic engine: any R×C box shape up to 64×64.
+//!
+//! A state is one `u64` candidate mask per cell, the value of each cell, and the digits already
+//! placed in each house. Propagation applies naked singles (through a queue of cells whose mask
+//! fell to one bit) and hidden singles (a once/twice bit sweep per house), to a fixpoint.
+//! The search branches on the open cell with the fewest candidates and backtracks by copying
+//! the state into a preallocated stack of levels, so the loop does not allocate.
+
+use super::{Engine, Expansion};
+use crate::control::Ctx;
+use crate::puzzle::Puzzle;
+use crate::shape::Shape;
+use crate::sink::Sink;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Precomputed geometry of one shape, shared by every state of that shape.
+#[derive(Debug)]
+pub struct Tables {
+    shape: Shape,
+    n: usize,
+    cells: usize,
+    full: u64,
+    /// `peers[cell * npeers ..][..npeers]`: the cells sharing a house with `cell`.
+    peers: Vec<u16>,
+    npeers: usize,
+    /// `houses[h * n ..][..n]`: the cells of house `h` (rows, columns, boxes).
+    houses: Vec<u16>,
+    /// The row, column and box house of each cell.
+    cell_houses: Vec<[u16; 3]>,
+}
+
+impl Tables {
+    fn build(shape: Shape) -> Tables {
+        let n = shape.side();
+        let cells = shape.cells();
+        let houses_list = shape.houses();
+        let mut cell_houses = vec![[0u16; 3]; cells];
+        for (h, house) in houses_list.iter().enumerate() {
+            for &c in house {
+                cell_houses[c][h / n] = h as u16;
+            }
+        }
+        let npeers = 3 * n - shape.box_rows() - shape.box_cols() - 1;
+        let mut peers = Vec::with_capacity(cells * npeers);
+        for cell in 0..cells {
+            let mut mine: Vec<u16> = cell_houses[cell]
+                .iter()
+                .flat_map(|&h| houses_list[h as usize].iter().map(|&c| c as u16))
+                .filter(|&c| c as usize != cell)
+                .collect();
+            mine.sort_unstable();
+            mine.dedup();
+            debug_assert_eq!(mine.len(), npeers);
+            peers.extend(mine);
+        }
+        let houses = houses_list
+            .iter()
+            .flat_map(|h| h.iter().map(|&c| c as u16))
+            .collect();
+        Tables {
+            shape,
+            n,
+            cells,
+            full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+            peers,
+            npeers,
+            houses,
+            cell_houses,
+        }
+    }
+
+    /// The shared tables for a shape (built once per shape per process).
+    pub fn get(shape: Shape) -> Arc<Tables> {
+        static CACHE: OnceLock<Mutex<Vec<Arc<Tables>>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+        let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = guard.iter().find(|t| t.shape == shape) {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(Tables::build(shape));
+        guard.push(Arc::clone(&t));
+        t
+    }
+
+    #[inline(always)]
+    fn peers_of(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.npeers..(cell + 1) * self.npeers]
+    }
+
+    #[inline(always)]
+    fn house(&self, h: usize) -> &[u16] {
+        &self.houses[h * self.n..(h + 1) * self.n]
+    }
+}
+
+/// The contradiction marker of propagation.
+struct Dead;
+
+/// One search state: candidates, values and per-house placed digits.
+#[derive(Debug, Clone)]
+struct State {
+    cand: Vec<u64>,
+    value: Vec<u8>,
+    placed: Vec<u64>,
+    open: usize,
+}
+
+impl State {
+    fn empty(t: &Tables) -> State {
+        State {
+            cand: vec![t.full; t.cells],
+            value: vec![0; t.cells],
+            placed: vec![0; 3 * t.n],
+            open: t.cells,
+        }
+    }
+
+    #[inline(always)]
+    fn copy_from(&mut self, o: &State) {
+        self.cand.copy_from_slice(&o.cand);
+        self.value.copy_from_slice(&o.value);
+        self.placed.copy_from_slice(&o.placed);
+        self.open = o.open;
+    }
+
+    /// Place digit `bit` (a one-bit mask) in an open cell and remove it from the peers.
+    #[inline]
+    fn assign(
+        &mut self,
+        t: &Tables,
+        cell: usize,
+        bit: u64,
+        queue: &mut Vec<u16>,
+    ) -> Result<(), Dead> {
+        if self.cand[cell] & bit == 0 {
+            return Err(Dead);
+        }
+        for &h in &t.cell_houses[cell] {
+            let p = &mut self.placed[h as usize];
+            if *p & bit != 0 {
+                return Err(Dead);
+            }
+            *p |= bit;
+        }
+        self.value[cell] = bit.trailing_zeros() as u8 + 1;
+        self.cand[cell] = bit;
+        self.open -= 1;
+        for &p in t.peers_of(cell) {
+            let p = p as usize;
+            let c = self.cand[p];
+            if c & bit != 0 && self.value[p] == 0 {
+                let c = c & !bit;
+                self.cand[p] = c;
+                if c & c.wrapping_sub(1) == 0 {
+                    if c == 0 {
+                        return Err(Dead);
+                    }
+                    queue.push(p as u16);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Assign every queued naked single.
+    #[inline]
+    fn drain(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+        while let Some(cell) = queue.pop() {
+            let cell = cell as usize;
+            if self.value[cell] == 0 {
+                self.assign(t, cell, self.cand[cell], queue)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Naked and hidden singles to a fixpoint. The queue is empty on return.
+    fn propagate(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+        let result = self.propagate_inner(t, queue);
+        queue.clear();
+        result
+    }
+
+    fn propagate_inner(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+        self.drain(t, queue)?;
+        while self.open > 0 {
+            let mut changed = false;
+            for h in 0..3 * t.n {
+                let placed = self.placed[h];
+                if placed == t.full {
+                    continue;
+                }
+                let (mut once, mut twice) = (0u64, 0u64);
+                for &c in t.house(h) {
+                    let c = c as usize;
+                    if self.value[c] == 0 {
+                        let m = self.cand[c];
+                        twice |= once & m;
+                        once |= m;
+                    }
+                }
+                if (once | placed) != t.full {
+                    return Err(Dead);
+                }
+                let mut hidden = once & !twice;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    let cell = t
+                        .house(h)
+                        .iter()
+                        .map(|&c| c as usize)
+                        .find(|&c| self.value[c] == 0 && self.cand[c] & bit != 0)
+                        .ok_or(Dead)?;
+                    self.assign(t, cell, bit, queue)?;
+                    changed = true;
+                }
+                self.drain(t, queue)?;
+            }
+            if !changed {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The open cell with the fewest candidates (first such in row-major order).
+    #[inline]
+    fn branch_cell(&self) -> usize {
+        let mut best = usize::MAX;
+        let mut best_count = u32::MAX;
+        for (i, (&v, &m)) in self.value.iter().zip(&self.cand).enumerate() {
+            if v == 0 {
+                let k = m.count_ones();
+                if k < best_count {
+                    best_count = k;
+                    best = i;
+                    if k <= 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A propagated state of the generic engine.
+#[derive(Debug, Clone)]
+pub struct Generic {
+    t: Arc<Tables>,
+    st: State,
+}
+
+impl Generic {
+    /// The shape of this state.
+    pub fn shape(&self) -> Shape {
+        self.t.shape
+    }
+}
+
+/// Per-search scratch: one state per depth, grown on first use, plus the singles queue.
+struct Scratch {
+    levels: Vec<State>,
+    queue: Vec<u16>,
+}
+
+fn search_level<S: Sink>(
+    t: &Tables,
+    scratch: &mut Scratch,
+    depth: usize,
+    ctx: &mut Ctx<'_, S>,
+    weight: f64,
+) -> ControlFlow<()> {
+    ctx.node()?;
+    let (cell, mut cands) = {
+        let st = &scratch.levels[depth];
+        if st.open == 0 {
+            return if S::NEEDS_GRID {
+                ctx.solution(&st.value, weight)
+            } else {
+                ctx.solutions(1, weight)
+            };
+        }
+        let cell = st.branch_cell();
+        (cell, st.cand[cell])
+    };
+    let choices = cands.count_ones();
+    let w = weight / choices as f64;
+    if scratch.levels.len() == depth + 1 {
+        let fresh = scratch.levels[depth].clone();
+        scratch.levels.push(fresh);
+    }
+    while cands != 0 {
+        let bit = cands & cands.wrapping_neg();
+        cands &= cands - 1;
+        ctx.guess();
+        let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
+        let child = &mut rest[0];
+        child.copy_from(&parent[depth]);
+        let ok = child
+            .assign(t, cell, bit, &mut scratch.queue)
+            .and_then(|()| child.propagate(t, &mut scratch.queue));
+        scratch.queue.clear();
+        match ok {
+            Ok(()) => search_level(t, scratch, depth + 1, ctx, w)?,
+            Err(Dead) => {
+                ctx.node()?;
+                ctx.dead_end(w);
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+impl Engine for Generic {
+    fn new(puzzle: &Puzzle) -> Option<Generic> {
+        let t = Tables::get(puzzle.shape());
+        let mut st = State::empty(&t);
+        let mut queue = Vec::with_capacity(t.cells);
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 && st.value[cell] == 0 {
+                st.assign(&t, cell, 1u64 << (v - 1), &mut queue).ok()?;
+            } else if v != 0 && st.value[cell] != v {
+                return None;
+            }
+        }
+        st.propagate(&t, &mut queue).ok()?;
+        Some(Generic { t, st })
+    }
+
+    fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
+        let mut scratch = Scratch {
+            levels: vec![self.st.clone()],
+            queue: Vec::with_capacity(self.t.cells),
+        };
+        search_level(&self.t, &mut scratch, 0, ctx, weight)
+    }
+
+    fn expand(&self, out: &mut Vec<Generic>) -> Expansion {
+        if self.st.open == 0 {
+            return Expansion::Solved;
+        }
+        let cell = self.st.branch_cell();
+        let mut cands = self.st.cand[cell];
+        let choices = cands.count_ones() as usize;
+        let mut queue = Vec::with_capacity(self.t.cells);
+        while cands != 0 {
+            let bit = cands & cands.wrapping_neg();
+            cands &= cands - 1;
+            let mut child = self.st.clone();
+            let ok = child
+                .assign(&self.t, cell, bit, &mut queue)
+                .and_then(|()| child.propagate(&self.t, &mut queue));
+            queue.clear();
+            if ok.is_ok() {
+                out.push(Generic {
+                    t: Arc::clone(&self.t),
+                    st: child,
+                });
+            }
+        }
+        Expansion::Branched { choices }
+    }
+
+    fn values(&self) -> Vec<u8> {
+        self.st.value.clone()
+    }
+
+    fn open_cells(&self) -> usize {
+        self.st.open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Shared;
+    use crate::sink::{CollectSink, CountSink};
+
+    fn count(p: &Puzzle) -> u128 {
+        let Some(e) = Generic::new(p) else { return 0 };
+        let shared = Shared::new(None);
+        let mut sink = CountSink;
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        let _ = e.search(&mut ctx, 1.0);
+        ctx.stats.solutions
+    }
+
+    #[test]
+    fn empty_4x4_has_288_grids() {
+        assert_eq!(count(&Puzzle::empty(Shape::new(2, 2).unwrap())), 288);
+    }
+
+    #[test]
+    fn small_latin_and_rectangular_boxes() {
+        // 1×3 boxes: 3×3 Latin squares.
+        assert_eq!(count(&Puzzle::empty(Shape::new(1, 3).unwrap())), 12);
+        // 2×1 boxes: 2×2 Latin squares.
+        assert_eq!(count(&Puzzle::empty(Shape::new(2, 1).unwrap())), 2);
+        assert_eq!(count(&Puzzle::empty(Shape::new(1, 1).unwrap())), 1);
+    }
+
+    #[test]
+    fn solutions_are_valid() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let e = Generic::new(&p).unwrap();
+        let shared = Shared::new(Some(50));
+        let mut sink = CollectSink::default();
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        let _ = e.search(&mut ctx, 1.0);
+        drop(ctx);
+        assert_eq!(sink.solutions.len(), 50);
+        for s in &sink.solutions {
+            assert!(p.is_solution(s));
+        }
+    }
+
+    #[test]
+    fn expansion_partitions_the_count() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let e = Generic::new(&p).unwrap();
+        let mut kids = Vec::new();
+        e.expand(&mut kids);
+        let total: u128 = kids
+            .iter()
+            .map(|k| {
+                let shared = Shared::new(None);
+                let mut sink = CountSink;
+                let mut ctx = Ctx::new(&mut sink, &shared);
+                let _ = k.search(&mut ctx, 1.0);
+                ctx.stats.solutions
+            })
+            .sum();
+        assert_eq!(total, 288);
+    }
+}

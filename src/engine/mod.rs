@@ -1,0 +1,47 @@
+//! The search engines: the hot code. Each keeps a fully propagated state, branches on the most
+//! constrained cell, and backtracks by copying state. No allocation, I/O or `dyn` in the loop.
+//!
+//! - [`generic`]: any R×C box shape up to 64×64 (u64 candidate masks).
+//! - [`nine`]: a specialised 9×9 bitboard engine.
+
+pub mod generic;
+pub mod nine;
+
+use crate::control::Ctx;
+use crate::puzzle::Puzzle;
+use crate::sink::Sink;
+use std::ops::ControlFlow;
+
+/// What [`Engine::expand`] found at a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expansion {
+    /// Every cell is determined: the state is a solution.
+    Solved,
+    /// The state branched on `choices` candidates; the children that survived propagation were
+    /// pushed in search order (dead ones were not, so fewer than `choices` may be pushed).
+    Branched {
+        /// Branching factor (children before propagation).
+        choices: usize,
+    },
+}
+
+/// A search engine state. Always kept fully propagated: constructors and [`Engine::expand`]
+/// only ever hand out states on which naked and hidden singles have been applied.
+pub trait Engine: Sized + Clone + Send + Sync {
+    /// A propagated state for a puzzle whose givens do not clash; `None` when propagation
+    /// already proves there is no solution.
+    fn new(puzzle: &Puzzle) -> Option<Self>;
+
+    /// Search the whole subtree below this state; `weight` is its share of the root tree
+    /// (1.0 at the root), used for progress.
+    fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()>;
+
+    /// Branch once: push the propagated children (in search order) onto `out`.
+    fn expand(&self, out: &mut Vec<Self>) -> Expansion;
+
+    /// The determined values, 0 where still open (N² entries, row-major).
+    fn values(&self) -> Vec<u8>;
+
+    /// A number estimating how constrained the state is (open cells); used to order splitting.
+    fn open_cells(&self) -> usize;
+}

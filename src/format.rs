@@ -1,0 +1,126 @@
+//! Output layouts: one line, rows of numbers (as seeds 000/002 print), and the boxed board with
+//! row and column indices (as seed 001 prints).
+
+use crate::puzzle::{digit_char, line_of};
+use crate::shape::Shape;
+use std::fmt::Write;
+use std::str::FromStr;
+
+/// How a board is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// One line of N² characters, `.` for empty.
+    #[default]
+    Line,
+    /// A boxed board with column indices on top and row indices on the right.
+    Grid,
+    /// N lines of N space-separated numbers, 0 for empty.
+    Rows,
+}
+
+impl FromStr for Layout {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Layout, String> {
+        match s {
+            "line" => Ok(Layout::Line),
+            "grid" => Ok(Layout::Grid),
+            "rows" => Ok(Layout::Rows),
+            _ => Err(format!("unknown format {s:?}: expected line, grid or rows")),
+        }
+    }
+}
+
+/// Render values (0 = empty) in a layout. Multi-line layouts end with a newline; `Line` does not.
+pub fn render(shape: Shape, values: &[u8], layout: Layout) -> String {
+    match layout {
+        Layout::Line => line_of(shape, values),
+        Layout::Grid => boxed(shape, values),
+        Layout::Rows => rows(shape, values),
+    }
+}
+
+/// N lines of space-separated numbers, 0 for empty (the seeds' input and output layout).
+pub fn rows(shape: Shape, values: &[u8]) -> String {
+    let n = shape.side();
+    let width = if n > 9 { 2 } else { 1 };
+    let mut out = String::with_capacity(values.len() * (width + 1) + n);
+    for row in values.chunks(n) {
+        for (j, &v) in row.iter().enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            let _ = write!(out, "{v:>width$}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The boxed board of seed 001: column indices, `+---+` separators, `|` between boxes, and the
+/// row index after each row. Empty cells print as `.`.
+pub fn boxed(shape: Shape, values: &[u8]) -> String {
+    let n = shape.side();
+    let w = if n > 10 { 3 } else { 2 }; // characters per cell, including the leading space
+    let mut out = String::new();
+    // Column indices, right-aligned over the cells.
+    out.push(' ');
+    for j in 0..n {
+        if j > 0 && j % shape.box_cols() == 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{j:>w$}");
+    }
+    out.push('\n');
+    let sep = {
+        let mut s = String::new();
+        for _ in 0..n / shape.box_cols() {
+            s.push('+');
+            s.push_str(&"-".repeat(w * shape.box_cols()));
+        }
+        s.push_str("+\n");
+        s
+    };
+    for (i, row) in values.chunks(n).enumerate() {
+        if i % shape.box_rows() == 0 {
+            out.push_str(&sep);
+        }
+        for (j, &v) in row.iter().enumerate() {
+            if j % shape.box_cols() == 0 {
+                out.push('|');
+            }
+            let _ = write!(out, "{:>w$}", digit_char(shape, v));
+        }
+        let _ = writeln!(out, "| {i}");
+    }
+    out.push_str(&sep);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxed_matches_seed_001() {
+        let solved =
+            "491685273627391854853472619189243765732569481564817392348156927916724538275938146";
+        let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
+        let text = boxed(Shape::NINE, &values);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "  0 1 2  3 4 5  6 7 8");
+        assert_eq!(lines[1], "+------+------+------+");
+        assert_eq!(lines[2], "| 4 9 1| 6 8 5| 2 7 3| 0");
+        assert_eq!(lines[12], "| 2 7 5| 9 3 8| 1 4 6| 8");
+        assert_eq!(lines.len(), 14);
+    }
+
+    #[test]
+    fn rows_layout() {
+        let values = vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0];
+        assert_eq!(
+            rows(Shape::new(2, 2).unwrap(), &values),
+            "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 0\n"
+        );
+    }
+}

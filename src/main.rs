@@ -1,0 +1,31 @@
+//! `sudoku-enum`: the command-line tool. Glue over the library; one exit path.
+
+mod cli;
+
+use clap::Parser;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+fn main() -> ExitCode {
+    let args = match cli::args::Cli::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            // --help and --version are not errors.
+            let code = if e.use_stderr() {
+                cli::exit::ERROR
+            } else {
+                cli::exit::OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    // First Ctrl-C / SIGTERM: stop searching, flush, report the partial result (exit 130).
+    // A second one: leave at once.
+    let _ = ctrlc::set_handler(|| {
+        if cli::CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(cli::exit::INTERRUPTED as i32);
+        }
+    });
+    ExitCode::from(cli::run(args))
+}

@@ -1,0 +1,151 @@
+//! Splitting one search across rayon workers.
+//!
+//! The tree is expanded breadth-first, always at the heaviest open node (weight = product of
+//! 1/branching along its path, Knuth's measure), until there are many more sub-problems than
+//! workers. Sub-problems keep search order. Workers claim them in that order from an atomic
+//! index, so the earliest unfinished sub-problem is always being worked on. Each worker has its
+//! own sink and statistics; the exact solution limit and the stop flag live in [`Shared`].
+
+use crate::control::{Ctx, Shared};
+use crate::engine::{Engine, Expansion};
+use crate::sink::{Sink, Stats};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// One independent piece of the search tree.
+#[derive(Debug, Clone)]
+pub struct SubProblem<E> {
+    /// The propagated state at the root of the piece.
+    pub state: E,
+    /// Its share of the whole tree.
+    pub weight: f64,
+}
+
+/// Expand `root` into at least `target` sub-problems where the tree allows, in search order.
+/// Pruned children's weight is reported to `shared` as done.
+pub fn split<E: Engine>(root: &E, target: usize, shared: &Shared) -> Vec<SubProblem<E>> {
+    let mut frontier = vec![SubProblem {
+        state: root.clone(),
+        weight: 1.0,
+    }];
+    let mut kids = Vec::new();
+    // Expanded nodes that turned out to be solved are kept as leaves.
+    let mut leaf = vec![false];
+    while frontier.len() < target {
+        let Some(i) = (0..frontier.len()).filter(|&i| !leaf[i]).max_by(|&a, &b| {
+            frontier[a]
+                .weight
+                .partial_cmp(&frontier[b].weight)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                // prefer the earlier node on ties
+                .then(b.cmp(&a))
+        }) else {
+            break;
+        };
+        kids.clear();
+        match frontier[i].state.expand(&mut kids) {
+            Expansion::Solved => leaf[i] = true,
+            Expansion::Branched { choices } => {
+                let w = frontier[i].weight / choices as f64;
+                shared.add_done(w * (choices - kids.len()) as f64);
+                let n = kids.len();
+                frontier.splice(
+                    i..=i,
+                    kids.drain(..).map(|state| SubProblem { state, weight: w }),
+                );
+                leaf.splice(i..=i, std::iter::repeat(false).take(n));
+            }
+        }
+    }
+    frontier
+}
+
+/// Run sub-problems on the current rayon pool with `workers` workers. `make_sink(i)` gives the
+/// sink for sub-problem `i` and `finish(i, sink)` receives it back when that piece is done (or
+/// abandoned because the search stopped). Returns the statistics summed over all workers.
+pub fn run<E, S, M, F>(
+    subs: &[SubProblem<E>],
+    workers: usize,
+    shared: &Shared,
+    make_sink: M,
+    finish: F,
+) -> Stats
+where
+    E: Engine,
+    S: Sink,
+    M: Fn(usize) -> S + Sync,
+    F: Fn(usize, S) + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let total = Mutex::new(Stats::default());
+    let work = || {
+        let mut mine = Stats::default();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= subs.len() {
+                break;
+            }
+            let mut sink = make_sink(i);
+            let stopped = {
+                let mut ctx = Ctx::new(&mut sink, shared);
+                let flow = if shared.stopped().is_some() {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    subs[i].state.search(&mut ctx, subs[i].weight)
+                };
+                mine += ctx.stats;
+                flow.is_break()
+            };
+            finish(i, sink);
+            if stopped && shared.stopped().is_some() {
+                // Let the remaining pieces be claimed (and finished as abandoned) quickly.
+                continue;
+            }
+        }
+        *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
+    };
+    rayon::scope(|s| {
+        for _ in 1..workers.max(1) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::generic::Generic;
+    use crate::puzzle::Puzzle;
+    use crate::shape::Shape;
+    use crate::sink::CountSink;
+
+    #[test]
+    fn split_pieces_sum_to_the_whole() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let root = Generic::new(&p).unwrap();
+        for target in [1, 2, 5, 17, 100, 1000] {
+            let shared = Shared::new(None);
+            let subs = split(&root, target, &shared);
+            assert!(subs.len() >= target.min(288));
+            let w: f64 = subs.iter().map(|s| s.weight).sum::<f64>() + shared.fraction_done();
+            assert!((w - 1.0).abs() < 1e-9);
+            let stats = run(&subs, 3, &shared, |_| CountSink, |_, _| {});
+            assert_eq!(stats.solutions, 288, "target {target}");
+            assert!((shared.fraction_done() - 1.0).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn limit_is_exact_across_workers() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let root = Generic::new(&p).unwrap();
+        for limit in [1, 7, 100, 288, 1000] {
+            let shared = Shared::new(Some(limit));
+            let subs = split(&root, 40, &shared);
+            let stats = run(&subs, 4, &shared, |_| CountSink, |_, _| {});
+            assert_eq!(stats.solutions, (limit as u128).min(288));
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The one search routine behind every mode: pick the engine for the shape, probe serially,
+//! split across workers when the tree turns out big, and report an [`Outcome`].
+
+use crate::control::{Ctx, Shared, StopReason};
+use crate::engine::generic::Generic;
+use crate::engine::nine::Nine;
+use crate::engine::Engine;
+use crate::parallel;
+use crate::puzzle::{Conflict, Puzzle};
+use crate::shape::Shape;
+use crate::sink::{CollectSink, CountSink, Sink, Stats};
+use std::ops::ControlFlow;
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Workers for one puzzle (1 = serial). Uses the current rayon pool.
+    pub threads: usize,
+    /// Which engine runs 9×9 puzzles.
+    pub engine: EngineChoice,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            engine: EngineChoice::Auto,
+        }
+    }
+}
+
+/// Engine selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The 9×9 bitboard engine for 3×3 boxes, the generic engine otherwise.
+    #[default]
+    Auto,
+    /// Always the generic engine (a cross-check).
+    Generic,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions accepted (exact when `stopped` is `None`; at most the limit).
+    pub solutions: u128,
+    /// Why the search stopped early; `None` when it exhausted the tree.
+    pub stopped: Option<StopReason>,
+    /// Nodes, guesses, solutions summed over workers.
+    pub stats: Stats,
+    /// Clashing givens: the puzzle is invalid and was not searched.
+    pub conflict: Option<Conflict>,
+}
+
+/// The answer to "how many solutions?" in the four words users ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exactly one solution.
+    Unique,
+    /// Two or more (the count may be a lower bound when a limit stopped the search).
+    Multiple,
+    /// No solution although the givens do not clash.
+    Unsolvable,
+    /// Givens clash in a row, column or box.
+    Invalid,
+    /// The search was cut short (timeout, Ctrl-C) before the verdict was known.
+    Unknown,
+}
+
+impl Verdict {
+    /// The word used in output: `unique`, `multiple`, `unsolvable`, `invalid`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Unique => "unique",
+            Verdict::Multiple => "multiple",
+            Verdict::Unsolvable => "unsolvable",
+            Verdict::Invalid => "invalid",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+impl Outcome {
+    /// True when the whole tree was searched (the count is exact).
+    pub fn complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+
+    /// The verdict: complete searches and limit stops are decisive; other stops are only
+    /// decisive once two solutions were seen.
+    pub fn verdict(&self) -> Verdict {
+        if self.conflict.is_some() {
+            return Verdict::Invalid;
+        }
+        match (self.solutions, self.stopped) {
+            (n, _) if n >= 2 => Verdict::Multiple,
+            (0, None) => Verdict::Unsolvable,
+            (1, None) => Verdict::Unique,
+            _ => Verdict::Unknown,
+        }
+    }
+}
+
+/// Nodes the serial probe may visit before a multi-threaded search splits the tree.
+fn probe_budget(shape: Shape) -> u64 {
+    ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
+}
+
+/// Search `puzzle` with the limit, cancel flag and deadline in `shared`. Each sub-problem gets a
+/// sink from `make_sink(i)` and hands it back through `finish(i, sink)` when done; a serial run
+/// uses sub-problem 0 only. Solutions reach sinks in search order within each sub-problem.
+pub fn search<S, M, F>(
+    puzzle: &Puzzle,
+    options: &Options,
+    shared: &Shared,
+    make_sink: M,
+    finish: F,
+) -> Outcome
+where
+    S: Sink,
+    M: Fn(usize) -> S + Sync,
+    F: Fn(usize, S) + Sync,
+{
+    if let Some(conflict) = puzzle.conflict() {
+        return Outcome {
+            solutions: 0,
+            stopped: None,
+            stats: Stats::default(),
+            conflict: Some(conflict),
+        };
+    }
+    let stats = if puzzle.shape() == Shape::NINE && options.engine == EngineChoice::Auto {
+        match Nine::new(puzzle) {
+            Some(root) => run_engine(&root, puzzle.shape(), options, shared, make_sink, finish),
+            None => Stats::default(),
+        }
+    } else {
+        match Generic::new(puzzle) {
+            Some(root) => run_engine(&root, puzzle.shape(), options, shared, make_sink, finish),
+            None => Stats::default(),
+        }
+    };
+    Outcome {
+        solutions: stats.solutions,
+        stopped: shared.stopped(),
+        stats,
+        conflict: None,
+    }
+}
+
+fn run_engine<E, S, M, F>(
+    root: &E,
+    shape: Shape,
+    options: &Options,
+    shared: &Shared,
+    make_sink: M,
+    finish: F,
+) -> Stats
+where
+    E: Engine,
+    S: Sink,
+    M: Fn(usize) -> S + Sync,
+    F: Fn(usize, S) + Sync,
+{
+    if options.threads <= 1 {
+        let mut sink = make_sink(0);
+        let stats = {
+            let mut ctx = Ctx::new(&mut sink, shared);
+            let _ = root.search(&mut ctx, 1.0);
+            ctx.stats
+        };
+        finish(0, sink);
+        return stats;
+    }
+    // Probe: most puzzles finish in microseconds; don't spawn for them. The probe keeps what it
+    // finds to itself, so a probe that runs out of budget is simply thrown away.
+    shared.set_node_budget(probe_budget(shape));
+    let (probe_stats, grids, counted) = if S::NEEDS_GRID {
+        let mut collect = CollectSink::default();
+        let stats = probe(root, shared, &mut collect);
+        (stats, collect.solutions, 0)
+    } else {
+        let stats = probe(root, shared, &mut CountSink);
+        (stats, Vec::new(), stats.solutions)
+    };
+    shared.set_node_budget(u64::MAX);
+    if shared.stopped() != Some(StopReason::Budget) {
+        let mut sink = make_sink(0);
+        let mut flow = ControlFlow::Continue(());
+        for g in &grids {
+            flow = sink.solution(g);
+            if flow.is_break() {
+                break;
+            }
+        }
+        if counted > 0 && flow.is_continue() {
+            flow = sink.count(counted as u64);
+        }
+        if flow.is_break() && shared.stopped().is_none() {
+            shared.request_stop(StopReason::Sink);
+        }
+        finish(0, sink);
+        return probe_stats;
+    }
+    shared.reset();
+    let subs = parallel::split(root, options.threads * 32, shared);
+    parallel::run(&subs, options.threads, shared, make_sink, finish)
+}
+
+fn probe<E: Engine, S: Sink>(root: &E, shared: &Shared, sink: &mut S) -> Stats {
+    let mut ctx = Ctx::new(sink, shared);
+    let _ = root.search(&mut ctx, 1.0);
+    ctx.stats
+}
+
+/// Count solutions, stopping at `limit` (exactly). A convenience over [`search`].
+pub fn count(puzzle: &Puzzle, limit: Option<u64>, options: &Options) -> Outcome {
+    let shared = Shared::new(limit);
+    search(puzzle, options, &shared, |_| CountSink, |_, _| {})
+}
+
+/// The first `limit` solutions in search order (serial), as row-major value vectors.
+pub fn solutions(puzzle: &Puzzle, limit: u64) -> Vec<Vec<u8>> {
+    let shared = Shared::new(Some(limit));
+    let out = std::sync::Mutex::new(Vec::new());
+    search(
+        puzzle,
+        &Options::default(),
+        &shared,
+        |_| CollectSink::default(),
+        |_, s: CollectSink| {
+            out.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(s.solutions)
+        },
+    );
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// True when the puzzle has exactly one solution (count up to 2).
+pub fn is_unique(puzzle: &Puzzle) -> bool {
+    count(puzzle, Some(2), &Options::default()).verdict() == Verdict::Unique
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nine(s: &str) -> Puzzle {
+        let cells = s
+            .bytes()
+            .map(|b| if b == b'.' || b == b'0' { 0 } else { b - b'0' })
+            .collect();
+        Puzzle::new(Shape::NINE, cells).unwrap()
+    }
+
+    #[test]
+    fn verdicts() {
+        let unique = nine(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
+        assert_eq!(
+            count(&unique, Some(2), &Options::default()).verdict(),
+            Verdict::Unique
+        );
+        let invalid = nine(&format!("11{}", ".".repeat(79)));
+        let o = count(&invalid, Some(2), &Options::default());
+        assert_eq!(o.verdict(), Verdict::Invalid);
+        let c = o.conflict.unwrap();
+        assert_eq!(
+            (c.first.as_str(), c.second.as_str(), c.house.as_str()),
+            ("r1c1", "r1c2", "row 1")
+        );
+        let unsolvable = nine(
+            "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..",
+        );
+        assert_eq!(
+            count(&unsolvable, Some(2), &Options::default()).verdict(),
+            Verdict::Unsolvable
+        );
+        let empty = Puzzle::empty(Shape::NINE);
+        let o = count(&empty, Some(2), &Options::default());
+        assert_eq!(
+            (o.verdict(), o.solutions, o.complete()),
+            (Verdict::Multiple, 2, false)
+        );
+    }
+
+    #[test]
+    fn parallel_equals_serial() {
+        let p = Puzzle::empty(Shape::new(2, 3).unwrap());
+        let mut p2 = p.clone();
+        // fix the first row: 28,200,960 / 720 = 39,168 completions
+        for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+            p2.set(i, v);
+        }
+        let serial = count(&p2, None, &Options::default());
+        assert_eq!(serial.solutions, 39_168);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let par = pool.install(|| {
+            count(
+                &p2,
+                None,
+                &Options {
+                    threads: 3,
+                    ..Options::default()
+                },
+            )
+        });
+        assert_eq!(par.solutions, 39_168);
+        assert!(par.complete());
+    }
+
+    #[test]
+    fn solutions_respect_the_limit() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let sols = solutions(&p, 10);
+        assert_eq!(sols.len(), 10);
+        assert!(sols.iter().all(|s| p.is_solution(s)));
+        assert_eq!(solutions(&p, 1000).len(), 288);
+    }
+}

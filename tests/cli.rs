@@ -1,0 +1,337 @@
+//! The command-line tool as a user runs it.
+
+use crate::util::puzzle_path;
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::io::Write;
+
+const TOP1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const TOP1_SOLUTION: &str =
+    "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+fn cmd() -> Command {
+    Command::cargo_bin("sudoku-enum").expect("binary built")
+}
+
+fn stdout_of(args: &[&str], input: &str) -> (i32, String, String) {
+    let out = cmd()
+        .args(args)
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_unique_puzzle_from_stdin() {
+    let (code, out, _) = stdout_of(&["check"], &format!("{TOP1}\n"));
+    assert_eq!(code, 0);
+    assert_eq!(out, "<stdin>:1: unique\n");
+}
+
+#[test]
+fn check_verdicts_and_exit_code_one() {
+    let input = format!(
+        "{TOP1}\n# a comment\n{}\n11{}\n..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..\n",
+        ".".repeat(81),
+        ".".repeat(79)
+    );
+    let (code, out, err) = stdout_of(&["check"], &input);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "<stdin>:1: unique");
+    assert_eq!(
+        lines[1],
+        "<stdin>:3: multiple (at least 2 solutions (limit reached))"
+    );
+    assert_eq!(
+        lines[2],
+        "<stdin>:4: invalid: 1 appears twice in row 1: r1c1 and r1c2"
+    );
+    assert_eq!(lines[3], "<stdin>:5: unsolvable");
+    assert!(err.contains("checked 4 puzzles"), "{err}");
+    assert!(
+        err.contains("1 unique, 1 multiple, 1 unsolvable, 1 invalid"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_json_lines() {
+    let input = format!("{TOP1}\n11{}\n", ".".repeat(79));
+    let (code, out, _) = stdout_of(&["check", "--json", "-q"], &input);
+    assert_eq!(code, 1);
+    let objs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs[0]["source"], "<stdin>:1");
+    assert_eq!(objs[0]["puzzle"], TOP1);
+    assert_eq!(objs[0]["verdict"], "unique");
+    assert_eq!(objs[0]["solutions"], 1);
+    assert_eq!(objs[0]["complete"], true);
+    assert_eq!(objs[1]["verdict"], "invalid");
+    assert!(objs[1]["error"].as_str().unwrap().contains("r1c1 and r1c2"));
+}
+
+#[test]
+fn count_empty_4x4_and_limit() {
+    let (code, out, _) = stdout_of(&["count", "-q"], &format!("{}\n", ".".repeat(16)));
+    assert_eq!(code, 0);
+    assert_eq!(out, "<stdin>:1: 288 solutions\n");
+    let (code, out, _) = stdout_of(
+        &["count", "-q", "--limit", "100"],
+        &format!("{}\n", ".".repeat(16)),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, "<stdin>:1: at least 100 solutions (limit reached)\n");
+    let (_, out, _) = stdout_of(
+        &["count", "-q", "--json", "--limit", "100", "--threads", "4"],
+        &format!("{}\n", ".".repeat(16)),
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["solutions"].as_u64(), v["complete"].as_bool()),
+        (Some(100), Some(false))
+    );
+}
+
+#[test]
+fn count_six_by_six_with_box_flag() {
+    // First row fixed: 28,200,960 / 720.
+    let input = format!("123456{}\n", ".".repeat(30));
+    let (code, out, _) = stdout_of(&["count", "-q", "--box", "2x3"], &input);
+    assert_eq!(code, 0);
+    assert_eq!(out, "<stdin>:1: 39168 solutions\n");
+    let (_, out, _) = stdout_of(&["count", "-q", "--box", "3x2"], &input);
+    assert_eq!(out, "<stdin>:1: 39168 solutions\n");
+}
+
+#[test]
+fn solve_line_and_grid() {
+    let (code, out, _) = stdout_of(&["solve", "-q"], &format!("{TOP1}\n"));
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), TOP1_SOLUTION);
+    let (code, out, _) = stdout_of(&["solve", "-q", "--format", "grid"], &format!("{TOP1}\n"));
+    assert_eq!(code, 0);
+    assert!(out.contains("The solution is found (unique):"), "{out}");
+    assert!(out.contains("+------+------+------+"));
+    assert!(out.contains("| 4 6 8| 9 3 1| 5 2 7| 0"), "{out}");
+}
+
+#[test]
+fn solve_messages_of_the_seeds() {
+    let (code, out, _) = stdout_of(
+        &["solve", "-q"],
+        "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..\n",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out.trim(), "No solution");
+    let (code, out, _) = stdout_of(&["solve", "-q"], &format!("11{}\n", ".".repeat(79)));
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("Invalid input: 1 appears twice in row 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn dump_writes_exactly_n_distinct_valid_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sols.txt");
+    for threads in ["1", "3"] {
+        cmd()
+            .args([
+                "dump",
+                "-q",
+                "-n",
+                "100",
+                "--force",
+                "--threads",
+                threads,
+                "-o",
+            ])
+            .arg(&out)
+            .write_stdin(format!("{}\n", ".".repeat(16)))
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 100);
+        let distinct: std::collections::HashSet<_> = lines.iter().collect();
+        assert_eq!(distinct.len(), 100);
+        assert!(!dir.path().join("sols.txt.partial").exists());
+    }
+    // All 288 when -n is absent; to stdout.
+    let (code, text, _) = stdout_of(&["dump", "-q"], &format!("{}\n", ".".repeat(16)));
+    assert_eq!(code, 0);
+    assert_eq!(text.lines().count(), 288);
+}
+
+#[test]
+fn dump_refuses_to_overwrite_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("keep.txt");
+    std::fs::write(&out, "precious\n").unwrap();
+    cmd()
+        .args(["dump", "-n", "3", "-o"])
+        .arg(&out)
+        .write_stdin(format!("{}\n", ".".repeat(16)))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists; pass --force"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+}
+
+#[test]
+fn missing_file_is_an_error_but_others_are_answered() {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    writeln!(f, "{TOP1}").unwrap();
+    cmd()
+        .arg("check")
+        .arg("/nonexistent/puzzles.txt")
+        .arg(f.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(": unique"))
+        .stderr(predicate::str::contains("/nonexistent/puzzles.txt"));
+}
+
+#[test]
+fn bad_line_names_line_and_column_and_batch_goes_on() {
+    let input = format!("{TOP1}\n{}x{}\n{TOP1}\n", &TOP1[..10], &TOP1[11..]);
+    let (code, out, err) = stdout_of(&["check"], &input);
+    assert_eq!(code, 2);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("<stdin>:2:11"), "{err}");
+    let (code, out, _) = stdout_of(&["check", "--strict", "-q"], &input);
+    assert_eq!(code, 2);
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn empty_input_is_an_error() {
+    cmd()
+        .arg("check")
+        .write_stdin("# nothing here\n\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no puzzle found"));
+}
+
+#[test]
+fn unknown_box_is_a_usage_error() {
+    cmd()
+        .args(["check", "--box", "3y3"])
+        .write_stdin(format!("{TOP1}\n"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected RxC"));
+}
+
+#[test]
+fn help_has_examples_and_exit_codes() {
+    cmd()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Examples:").and(predicate::str::contains("Exit codes:")));
+}
+
+#[test]
+fn seed_samples_are_solved_as_the_seeds_show() {
+    // seed 000's sample input and the solution it prints
+    let want000 =
+        "963174258178325649254689731821437596496852317735961824589713462317246985642598173";
+    let (code, out, _) = stdout_of(
+        &["solve", "-q", puzzle_path("seed000.txt").to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), want000);
+    // seed 001: level-0 sample, solution as printed on its "Sample Output" slide
+    let want001 =
+        "491685273627391854853472619189243765732569481564817392348156927916724538275938146";
+    let (_, out, _) = stdout_of(
+        &["solve", "-q", puzzle_path("seed001.txt").to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.trim(), want001);
+    // seed 003's slide: the input as transcribed there lost a given (r4c5 = 6 of the classic
+    // puzzle), so it has 2 solutions; the output printed on the slide is one of them.
+    let want003 =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let (code, out, _) = stdout_of(
+        &["dump", "-q", puzzle_path("seed003.txt").to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 2);
+    assert!(out.lines().any(|l| l == want003), "{out}");
+    // seed 004's `seq` string has 5279 solutions (counted by the reference solver in
+    // counts::seed_004_count); its blog only printed one.
+    let (_, out, _) = stdout_of(
+        &["count", "-q", puzzle_path("seed004.txt").to_str().unwrap()],
+        "",
+    );
+    assert!(out.ends_with(": 5279 solutions\n"), "{out}");
+    for name in ["seed002.txt", "sample.sdk", "sample.ss"] {
+        let (code, out, err) = stdout_of(&["check", puzzle_path(name).to_str().unwrap()], "");
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert!(out.contains("unique"), "{name}: {out}");
+    }
+}
+
+#[test]
+fn sixteen_by_sixteen_is_unique() {
+    let (code, out, err) = stdout_of(&["check", puzzle_path("big16.txt").to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("unique"));
+}
+
+#[test]
+fn broken_pipe_is_quiet() {
+    // `dump | head -1`: the tool must stop quietly when the reader goes away.
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-enum");
+    let script = format!(
+        "printf '%s\\n' '{}' | '{}' dump -q | head -n 1 >/dev/null; echo \"${{PIPESTATUS[1]}}\"",
+        ".".repeat(81),
+        bin.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn full_disk_is_reported() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+        .args(["dump", "-q"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No space left"));
+}

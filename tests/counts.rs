@@ -1,0 +1,155 @@
+//! Exact counts against known values and the independent reference solver.
+
+use crate::oracle::{self, Rng};
+use crate::util;
+use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
+
+fn exact(p: &Puzzle, options: &Options) -> u128 {
+    let o = count(p, None, options);
+    assert!(o.complete());
+    o.solutions
+}
+
+fn threads(n: usize) -> Options {
+    Options {
+        threads: n,
+        ..Options::default()
+    }
+}
+
+fn in_pool<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .expect("pool")
+        .install(f)
+}
+
+#[test]
+fn empty_4x4_has_288_grids() {
+    let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+    assert_eq!(exact(&p, &threads(1)), 288);
+    assert_eq!(in_pool(4, || exact(&p, &threads(4))), 288);
+}
+
+/// 28,200,960 grids of 6×6 with 2×3 boxes (OEIS A107739). Release build: a few seconds.
+#[test]
+fn empty_6x6_has_28_200_960_grids() {
+    let p = Puzzle::empty(Shape::new(2, 3).unwrap());
+    let n = std::thread::available_parallelism().map_or(2, |n| n.get());
+    assert_eq!(in_pool(n, || exact(&p, &threads(n))), 28_200_960);
+}
+
+/// The 3×2 orientation is the same count (transposition).
+#[test]
+fn empty_6x6_tall_boxes_fixed_row() {
+    let mut p = Puzzle::empty(Shape::new(3, 2).unwrap());
+    for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+        p.set(i, v);
+    }
+    // Fixing the first row divides by 6! = 720.
+    assert_eq!(exact(&p, &threads(1)), 28_200_960 / 720);
+}
+
+/// 8×8 with 2×4 boxes, first two rows and more fixed: compare with the oracle.
+#[test]
+fn random_puzzles_agree_with_the_oracle() {
+    let mut rng = Rng::new(2024);
+    let shapes = [
+        (Shape::new(2, 2).unwrap(), 10),
+        (Shape::new(2, 3).unwrap(), 35),
+        (Shape::new(3, 2).unwrap(), 35),
+        (Shape::new(2, 4).unwrap(), 55),
+        (Shape::NINE, 45),
+    ];
+    for (shape, keep) in shapes {
+        for _ in 0..25 {
+            let p = oracle::random_puzzle(shape, keep, &mut rng);
+            let want = oracle::count(&p, 20_000).unwrap() as u128;
+            for engine in [EngineChoice::Auto, EngineChoice::Generic] {
+                let o = count(&p, Some(20_000), &Options { threads: 1, engine });
+                assert_eq!(o.solutions, want, "{p:?} with {engine:?}");
+            }
+        }
+    }
+}
+
+/// Puzzles with a wrong given: both solvers say 0, and clashing givens are "invalid".
+#[test]
+fn unsolvable_and_invalid_agree_with_the_oracle() {
+    let mut rng = Rng::new(99);
+    let shape = Shape::new(2, 3).unwrap();
+    let mut zero = 0;
+    for _ in 0..200 {
+        let mut p = oracle::random_puzzle(shape, 30, &mut rng);
+        let cell = rng.below(36);
+        p.set(cell, 1 + rng.below(6) as u8);
+        let o = count(&p, None, &threads(1));
+        match oracle::count(&p, u64::MAX) {
+            None => assert!(o.conflict.is_some(), "{p:?}"),
+            Some(n) => {
+                assert!(o.conflict.is_none());
+                assert_eq!(o.solutions, n as u128, "{p:?}");
+                zero += (n == 0) as u32;
+            }
+        }
+    }
+    assert!(zero > 0, "the sample should hold unsolvable puzzles");
+}
+
+fn truth_lines(text: &str) -> Vec<(Puzzle, u128)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (p, n) = l.split_once(' ').expect("PUZZLE COUNT");
+            let cells = p
+                .bytes()
+                .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                .collect();
+            (
+                Puzzle::new(Shape::NINE, cells).unwrap(),
+                n.trim().parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Ground truth counts (bundled sample of ../shared/data/multi_truth_dev.txt), generic engine.
+#[test]
+fn multi_truth_sample_generic_engine() {
+    let text = std::fs::read_to_string(util::puzzle_path("samples/multi_truth_small.txt")).unwrap();
+    let cases = truth_lines(&text);
+    assert!(cases.len() > 50);
+    let options = Options {
+        threads: 2,
+        engine: EngineChoice::Generic,
+    };
+    for (p, want) in cases.into_iter().filter(|&(_, n)| n <= 100_000) {
+        assert_eq!(in_pool(2, || exact(&p, &options)), want, "{p:?}");
+    }
+}
+
+/// The whole ground-truth file, both engines, all threads (needs ../shared; minutes in release):
+/// `cargo test --release -- --ignored multi_truth_full`
+#[test]
+#[ignore]
+fn multi_truth_full() {
+    let Some(path) = util::shared_data("multi_truth_dev.txt") else {
+        eprintln!("../shared/data not present: skipped");
+        return;
+    };
+    let n = std::thread::available_parallelism().map_or(2, |n| n.get());
+    for (p, want) in truth_lines(&std::fs::read_to_string(path).unwrap()) {
+        assert_eq!(in_pool(n, || exact(&p, &threads(n))), want, "{p:?}");
+    }
+}
+
+/// Seed 004's puzzle string: the reference solver's count is the count the tool prints.
+#[test]
+fn seed_004_count() {
+    let line = "003000000400080036008000100040060073000900000000002005004070062600000000700600500";
+    let cells = line.bytes().map(|b| b - b'0').collect();
+    let p = Puzzle::new(Shape::NINE, cells).unwrap();
+    assert_eq!(oracle::count(&p, u64::MAX), Some(5279));
+    assert_eq!(exact(&p, &threads(1)), 5279);
+}

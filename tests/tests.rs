@@ -1,0 +1,9 @@
+//! The one integration test binary (ripgrep's layout): each module covers one area.
+
+mod util;
+
+mod cli;
+mod counts;
+mod nine;
+mod oracle;
+mod props;
