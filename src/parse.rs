@@ -9,7 +9,9 @@
 //! The layout is detected for each record (one puzzle) from its first line. Everywhere: input
 //! is handled as bytes (never assumed to be UTF-8), a UTF-8 BOM at the start is skipped, lines
 //! end with LF, CRLF or a lone CR, tabs count as spaces, lines whose first non-blank character
-//! is `#` are comments, and blank lines between records are skipped.
+//! is `#` are comments, and blank lines between records are skipped, as are title lines
+//! before a record: a word of two or more letters, some lowercase, alone or followed by a blank
+//! (`Grid 01` in Project Euler's `sudoku.txt`, `Puzzle 3`).
 //!
 //! Cell characters are `1`-`9`, then `A`-`Z` for 10..=35 (lowercase is the same on boards
 //! from 10×10 to 35×35), and for boards over 35×35 `a`-`z` for 36..=61 and `@` `$` `%` for
@@ -43,8 +45,12 @@
 //!   are reported as a board without a box shape: rows of 16×16, 25×25, 36×36, 49×49 and 64×64
 //!   grids need the shape (`--box`).
 //! * Otherwise a first line starts a grid when it starts with `|`, when its run stops at `|`,
-//!   when its first token is at most two characters and more tokens follow, or when its cells
-//!   form a valid row length (N = R·C, from 4 to 64). Tokens are numbers when the first line
+//!   when its first token is at most two characters and more tokens follow, when its cells,
+//!   split by blanks or `|`, make a valid row (N = R·C from 4 to 64), or when it is a lone run
+//!   of 4, 6, 8, 9, 10 or 12 cells (a longer lone run is taken as a one-line puzzle of the wrong
+//!   length; rows of bigger boards need the shape). Any other first line is a one-line puzzle
+//!   with an error: a bad character where its run stops, else a wrong cell count (or a size
+//!   without a box shape). Tokens are numbers when the first line
 //!   separates its tokens by whitespace and each is a number of up to two digits or a single
 //!   character; otherwise every character is a cell (so `12|34` is four cells, `12 34` two).
 //! * The side N of a grid is the number of cells on its first line when that is a valid side
@@ -100,7 +106,7 @@ impl Default for ParseOptions {
 /// One parsed puzzle with the 1-based line number where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed {
-    /// The line of the puzzle's first row (or its only line).
+    /// The puzzle's first line: its only line, its first row, or the header of a boxed grid.
     pub line: usize,
     /// The puzzle.
     pub puzzle: Puzzle,
@@ -429,6 +435,22 @@ fn value_table(n: usize) -> &'static [u8; 256] {
     &VALUE_TABLES[usize::from(n > 9) + usize::from(n > 35)]
 }
 
+/// [`symbol_value`] for boards up to 9×9 as arithmetic (vectorises, unlike table lookups):
+/// the value of a digit, 0 for an empty-cell mark, a letter's value 10..=35, else [`NO_VALUE`].
+fn small_value(b: u8) -> u8 {
+    let digit = b.wrapping_sub(b'0');
+    let letter = b.wrapping_sub(b'A');
+    if digit < 10 {
+        digit
+    } else if (b == b'.') | (b == b'_') | (b == b'*') {
+        0
+    } else if letter < 26 {
+        letter + 10
+    } else {
+        NO_VALUE
+    }
+}
+
 const fn value_table_for(n: usize) -> [u8; 256] {
     let mut table = [NO_VALUE; 256];
     let mut i = 0;
@@ -478,9 +500,32 @@ fn is_ws(b: u8) -> bool {
 }
 
 /// Characters that can be part of a run of cells on some board.
+/// Digits, letters, `.`, `_`, `*`, `@`, `$`, `%`: the cell characters of the largest boards.
+/// (Arithmetic rather than a table lookup, so that scans over whole chunks vectorise.)
 fn is_cell_char(b: u8) -> bool {
-    // Digits, letters, `.`, `_`, `*`, `@`, `$`, `%`: the cell characters of the largest boards.
-    VALUE_TABLES[2][usize::from(b)] != NO_VALUE
+    (b.wrapping_sub(b'0') < 10)
+        | ((b | 0x20).wrapping_sub(b'a') < 26)
+        | (b == b'.')
+        | (b == b'_')
+        | (b == b'*')
+        | (b == b'@')
+        | (b == b'$')
+        | (b == b'%')
+}
+
+/// The index of the first byte of `bytes` for which `stop` holds, else `bytes.len()`.
+/// Checks 16 bytes at a time without early exit (vectorised) before looking closer: the
+/// one-line path runs this over every line.
+fn find_first(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
+    let mut done = 0;
+    for chunk in bytes.chunks_exact(16) {
+        if chunk.iter().fold(false, |any, &b| any | stop(b)) {
+            break;
+        }
+        done += 16;
+    }
+    let tail = &bytes[done..];
+    done + tail.iter().position(|&b| stop(b)).unwrap_or(tail.len())
 }
 
 /// Characters that may end a one-line puzzle's run before trailing text.
@@ -575,10 +620,7 @@ fn is_frame(rest: &[u8]) -> bool {
 
 /// Length of the run of cell characters starting at `p`.
 fn run_len(line: &[u8], p: usize) -> usize {
-    let rest = &line[p..];
-    rest.iter()
-        .position(|&b| !is_cell_char(b))
-        .unwrap_or(rest.len())
+    find_first(&line[p..], |b| !is_cell_char(b))
 }
 
 /// Is a run of `len` cells a whole one-line board? With a shape: exactly N². Without: any
@@ -619,6 +661,8 @@ enum Start {
     OneLine(usize),
     /// The first line of a multi-line grid.
     Grid,
+    /// A title line such as `Grid 01`, skipped.
+    Title,
     /// A one-line puzzle that is wrong; its run length.
     Bad(usize),
 }
@@ -633,6 +677,9 @@ fn start_kind(line: &[u8], p: usize, shape: Option<Shape>) -> Start {
         return Start::OneLine(len);
     }
     let after = p + len;
+    if is_title(&line[p..after], line.get(after).copied()) {
+        return Start::Title;
+    }
     let rest_blank = line[after..].iter().all(|&b| is_ws(b));
     match line.get(after) {
         Some(b'|') if len > 0 => Start::Grid,
@@ -646,6 +693,15 @@ fn start_kind(line: &[u8], p: usize, shape: Option<Shape>) -> Start {
         Some(&b) if is_ws(b) && len > 0 && (len <= 2 || spaced_row(line, p, shape)) => Start::Grid,
         _ => Start::Bad(len),
     }
+}
+
+/// A title such as `Grid 01` (Project Euler's `sudoku.txt`) or `Puzzle`: a first word of two
+/// or more letters, some lowercase, then a blank or the end of the line. No row is written so.
+fn is_title(word: &[u8], next: Option<u8>) -> bool {
+    word.len() >= 2
+        && word.iter().all(u8::is_ascii_alphabetic)
+        && word.iter().any(u8::is_ascii_lowercase)
+        && next.map_or(true, is_ws)
 }
 
 /// A row of characters split by blanks or `|` (`2.. 1.5 ..3`) that makes one valid row.
@@ -1071,8 +1127,8 @@ impl<R: BufRead> Reader<R> {
                 }
             }
             got_any = true;
-            let eol = buf.iter().position(|&b| b == b'\n' || b == b'\r');
-            let chunk = eol.unwrap_or(buf.len());
+            let chunk = find_first(buf, |b| (b == b'\n') | (b == b'\r'));
+            let eol = (chunk < buf.len()).then_some(chunk);
             let room = limit.saturating_sub(self.line.len());
             self.too_long |= chunk > room;
             self.line.extend_from_slice(&buf[..chunk.min(room)]);
@@ -1124,22 +1180,21 @@ impl<R: BufRead> Reader<R> {
                 return Err(self.too_long_error());
             }
             if let LineClass::Content(p) = classify(&self.line) {
-                return self.read_record(p).map(Some);
+                match start_kind(&self.line, p, self.options.shape) {
+                    Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
+                    Start::Grid => return self.read_grid_record(p).map(Some),
+                    Start::Title => {}
+                    Start::Bad(len) => return Err(self.bad_one_line(p, len)),
+                }
             }
         }
     }
 
-    fn read_record(&mut self, p: usize) -> Result<Parsed, ReadError> {
-        match start_kind(&self.line, p, self.options.shape) {
-            Start::OneLine(len) => self.read_one_line(p, len),
-            Start::Grid => {
-                let mut toks = std::mem::take(&mut self.toks);
-                let result = self.read_grid(p, &mut toks);
-                self.toks = toks;
-                result
-            }
-            Start::Bad(len) => Err(self.bad_one_line(p, len)),
-        }
+    fn read_grid_record(&mut self, p: usize) -> Result<Parsed, ReadError> {
+        let mut toks = std::mem::take(&mut self.toks);
+        let result = self.read_grid(p, &mut toks);
+        self.toks = toks;
+        result
     }
 
     /// The shape of a one-line puzzle of `len` cells.
@@ -1161,11 +1216,16 @@ impl<R: BufRead> Reader<R> {
     fn read_one_line(&mut self, p: usize, len: usize) -> Result<Parsed, ReadError> {
         let shape = self.line_shape(len).map_err(|k| self.error(p + len, k))?;
         let n = shape.side();
-        let table = value_table(n);
         let run = &self.line[p..p + len];
-        let cells: Vec<u8> = run.iter().map(|&b| table[usize::from(b)]).collect();
-        // NO_VALUE is above every side, so one comparison finds bad characters too.
-        if let Some(i) = cells.iter().position(|&v| usize::from(v) > n) {
+        let cells: Vec<u8> = if n <= 9 {
+            run.iter().map(|&b| small_value(b)).collect()
+        } else {
+            let table = value_table(n);
+            run.iter().map(|&b| table[usize::from(b)]).collect()
+        };
+        // NO_VALUE is above every side, so the largest value also flags bad characters.
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
+            let i = cells.iter().position(|&v| usize::from(v) > n).unwrap_or(0);
             let kind = symbol_error(&self.line, p + i, run[i], n, Expected::Cell(Some(n)));
             return Err(self.error(p + i, kind));
         }
@@ -1587,6 +1647,23 @@ mod tests {
     }
 
     #[test]
+    fn fast_paths_match_the_tables() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                is_cell_char(b),
+                VALUE_TABLES[2][usize::from(b)] != NO_VALUE,
+                "{b}"
+            );
+            assert_eq!(small_value(b), value_table(9)[usize::from(b)], "{b}");
+        }
+        let line = b"x\r\n".repeat(40);
+        assert_eq!(find_first(&line, |b| b == b'\n'), 2);
+        assert_eq!(find_first(&line[3..], |b| b == b'\r'), 1);
+        assert_eq!(find_first(&[b'a'; 40], |b| b == b'\n'), 40);
+        assert_eq!(run_len(&[b'1'; 100], 3), 97);
+    }
+
+    #[test]
     fn line_endings_bom_tabs_and_comments() {
         let crlf = format!("# comment\r\n{TOP1}\r\n\r\n{SEED003}\r\n");
         assert_eq!(records(&crlf), [ok(2, TOP1), ok(4, SEED003)]);
@@ -1603,6 +1680,20 @@ mod tests {
         assert_eq!(error(&bad).1, 81);
         let bad = format!("\u{feff}{}\n", &TOP1[..80]);
         assert_eq!(error(&bad).1, 81);
+    }
+
+    #[test]
+    fn project_euler_titles() {
+        let rows: String = SEED004
+            .as_bytes()
+            .chunks(9)
+            .map(|row| String::from_utf8_lossy(row) + "\n")
+            .collect();
+        let input = format!("Grid 01\n{rows}Grid 02\n{rows}Puzzle\n{TOP1}\n");
+        assert_eq!(
+            records(&input),
+            [ok(2, SEED004), ok(12, SEED004), ok(22, TOP1)]
+        );
     }
 
     #[test]

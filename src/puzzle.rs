@@ -108,8 +108,35 @@ impl Puzzle {
         self.cells[cell] = value;
     }
 
+    /// True when two givens share a digit in some house. One pass with bit masks, no
+    /// allocation: this runs for every puzzle of a batch.
+    pub fn has_conflict(&self) -> bool {
+        let shape = self.shape;
+        let n = shape.side();
+        let mut rows = [0u64; crate::shape::MAX_SIDE];
+        let mut cols = [0u64; crate::shape::MAX_SIDE];
+        let mut boxes = [0u64; crate::shape::MAX_SIDE];
+        for (cell, &v) in self.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let bit = 1u64 << (v - 1);
+            let (r, c, b) = (cell / n, cell % n, shape.box_of(cell));
+            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                return true;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        false
+    }
+
     /// The first pair of clashing givens, scanning rows, then columns, then boxes.
     pub fn conflict(&self) -> Option<Conflict> {
+        if !self.has_conflict() {
+            return None;
+        }
         let shape = self.shape;
         for (h, house) in shape.houses().iter().enumerate() {
             let mut seen = vec![usize::MAX; shape.side() + 1];

@@ -45,10 +45,7 @@ fn check_verdicts_and_exit_code_one() {
     assert_eq!(code, 1, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "<stdin>:1: unique");
-    assert_eq!(
-        lines[1],
-        "<stdin>:3: multiple (at least 2 solutions (limit reached))"
-    );
+    assert_eq!(lines[1], "<stdin>:3: multiple (at least 2 solutions)");
     assert_eq!(
         lines[2],
         "<stdin>:4: invalid: 1 appears twice in row 1: r1c1 and r1c2"
@@ -334,4 +331,39 @@ fn full_disk_is_reported() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("No space left"));
+}
+
+#[test]
+fn interrupt_keeps_whole_lines_and_reports_partial_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("band.txt");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+        .args(["dump", "--threads", "2", "-o"])
+        .arg(&out)
+        .arg(puzzle_path("first_band.txt"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let result = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(130), "{stderr}");
+    assert!(!out.exists(), "an interrupted dump must not look complete");
+    let partial = std::fs::read_to_string(dir.path().join("band.txt.partial")).unwrap();
+    assert!(partial.ends_with('\n'));
+    let lines: Vec<&str> = partial.lines().collect();
+    assert!(lines
+        .iter()
+        .all(|l| l.len() == 81 && l.starts_with("123456789456789123789123456")));
+    assert!(
+        stderr.contains(&format!("at least {} solutions written", lines.len())),
+        "{stderr} vs {} lines",
+        lines.len()
+    );
 }

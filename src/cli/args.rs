@@ -7,7 +7,7 @@ use sudoku_enum::Shape;
 
 const EXAMPLES: &str = "\
 Examples:
-  sudoku-enum check puzzles/top1465_sample.txt     verdict per puzzle (unique, multiple, ...)
+  sudoku-enum check puzzles/samples/top1465_200.txt verdict per puzzle (unique, multiple, ...)
   sudoku-enum count --box 2x3 puzzles/empty6x6.txt  exact count (28200960)
   sudoku-enum count --limit 1000 puzzle.txt        stop at 1000: \"at least 1000\"
   echo 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........ \\

@@ -59,7 +59,15 @@ pub fn verdict_text(o: &Outcome) -> String {
             Some(c) => format!("invalid: {c}"),
             None => "invalid".to_string(),
         },
-        Verdict::Multiple => format!("multiple ({})", count_text(o)),
+        Verdict::Multiple => match o.stopped {
+            None => format!("multiple ({} solutions)", o.solutions),
+            Some(StopReason::Limit) => format!("multiple (at least {} solutions)", o.solutions),
+            Some(r) => format!(
+                "multiple (at least {} solutions; {})",
+                o.solutions,
+                stop_note(Some(r))
+            ),
+        },
         Verdict::Unknown => format!("unknown ({})", stop_note(o.stopped)),
         v => v.as_str().to_string(),
     }

@@ -43,8 +43,8 @@ impl Tables {
         }
         let npeers = 3 * n - shape.box_rows() - shape.box_cols() - 1;
         let mut peers = Vec::with_capacity(cells * npeers);
-        for cell in 0..cells {
-            let mut mine: Vec<u16> = cell_houses[cell]
+        for (cell, its_houses) in cell_houses.iter().enumerate() {
+            let mut mine: Vec<u16> = its_houses
                 .iter()
                 .flat_map(|&h| houses_list[h as usize].iter().map(|&c| c as u16))
                 .filter(|&c| c as usize != cell)

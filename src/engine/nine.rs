@@ -216,10 +216,12 @@ impl Nine {
         Ok(())
     }
 
-    /// Process one changed digit-band: locked candidates inside the band, then hidden singles
-    /// in its rows, placed at once (branch-free: with no single the updates change nothing).
+    /// Process one changed digit-band: locked candidates inside the band (row–box), columns
+    /// locked inside a box of the band (box–column: they leave the digit's other bands), then
+    /// hidden singles in its rows, placed at once. The digit-bands this changes are marked in
+    /// `dirty`; this one's mark is cleared.
     #[inline(always)]
-    fn process(&mut self, i: usize) -> Result<(), Dead> {
+    fn process(&mut self, i: usize, dirty: &mut u32) -> Result<(), Dead> {
         let (b, d) = (i / 9, i % 9);
         let a = self.cand[i];
         let m = MINI[(a & 0x1FF) as usize] as usize
@@ -229,20 +231,32 @@ impl Nine {
         if a == 0 {
             return Err(Dead);
         }
+        let cols = spread(ONE_COL_BOX[fold(a) as usize] as u32);
+        let mut digit_mark = 0;
+        for k in 0..3 {
+            let x = self.cand[9 * k + d];
+            digit_mark |= (((x & cols) != 0) as u32) << (9 * k);
+            self.cand[9 * k + d] = x & !cols;
+        }
+        self.cand[i] = a;
+        let mut mark = digit_mark << d;
         let s = (SINGLE[(a & 0x1FF) as usize] as u32
             | (SINGLE[((a >> 9) & 0x1FF) as usize] as u32) << 9
             | (SINGLE[((a >> 18) & 0x1FF) as usize] as u32) << 18)
             & self.unsolved[b];
-        self.unsolved[b] &= !s;
-        let base = 9 * b;
-        for e in 0..9 {
-            self.cand[base + e] &= !s;
+        if s != 0 {
+            self.unsolved[b] &= !s;
+            let base = 9 * b;
+            let mut band_mark = 0;
+            for e in 0..9 {
+                let x = self.cand[base + e];
+                band_mark |= (((x & s) != 0) as u32) << e;
+                self.cand[base + e] = x & !s;
+            }
+            self.cand[i] = a;
+            mark |= band_mark << base;
         }
-        let cols = spread(fold(s));
-        for k in 0..3 {
-            self.cand[9 * k + d] &= !cols;
-        }
-        self.cand[i] = a;
+        *dirty |= mark & !(1 << i);
         Ok(())
     }
 
@@ -309,35 +323,19 @@ impl Nine {
         Ok(())
     }
 
-    /// One sweep over the digit-bands that differ from `prev` (their last processed value),
-    /// digit by digit, unrolled so that each test has a branch of its own. True if any did.
+    /// Propagate to a fixpoint from the digit-bands marked in `dirty`.
     #[inline(always)]
-    fn sweep(&mut self, prev: &mut [u32; 27]) -> Result<bool, Dead> {
-        let mut any = false;
-        macro_rules! visit {
-            ($($d:literal)*) => {$(
-                visit!(@one $d);
-                visit!(@one $d + 9);
-                visit!(@one $d + 18);
-            )*};
-            (@one $i:expr) => {
-                if self.cand[$i] != prev[$i] {
-                    any = true;
-                    self.process($i)?;
-                    prev[$i] = self.cand[$i];
-                }
-            };
-        }
-        visit!(0 1 2 3 4 5 6 7 8);
-        Ok(any)
-    }
-
-    /// Propagate to a fixpoint; `prev` holds the digit-bands as last processed.
-    #[inline(always)]
-    fn propagate<const HIDDEN: bool>(&mut self, prev: &mut [u32; 27]) -> Result<(), Dead> {
+    fn propagate<const HIDDEN: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
         loop {
-            while self.sweep(prev)? {}
-            let mut dirty = 0;
+            while dirty != 0 {
+                let mut sweep = dirty;
+                dirty = 0;
+                while sweep != 0 {
+                    let i = sweep.trailing_zeros() as usize;
+                    sweep &= sweep - 1;
+                    self.process(i, &mut dirty)?;
+                }
+            }
             self.naked_singles(&mut dirty)?;
             if dirty != 0 {
                 continue;
@@ -356,10 +354,9 @@ impl Nine {
     #[inline(always)]
     fn child<const HIDDEN: bool>(&self, d: usize, b: usize, p: usize) -> Option<Nine> {
         let mut c = *self;
-        let mut prev = self.cand;
         let mut dirty = 0;
         c.place(d, b, p, &mut dirty).ok()?;
-        c.propagate::<HIDDEN>(&mut prev).ok()?;
+        c.propagate::<HIDDEN>(dirty).ok()?;
         Some(c)
     }
 
@@ -511,7 +508,7 @@ fn search_rec<S: Sink>(st: &Nine, ctx: &mut Ctx<'_, S>, w: f64) -> ControlFlow<(
     if !S::NEEDS_GRID && br.all_bivalue {
         // The count needs hidden singles applied everywhere.
         let mut full = *st;
-        if full.propagate::<true>(&mut full.cand.clone()).is_err() {
+        if full.propagate::<true>(0).is_err() {
             ctx.dead_end(w);
             return ControlFlow::Continue(());
         }
@@ -551,15 +548,14 @@ impl Engine for Nine {
             "the 9×9 engine got another shape"
         );
         let mut st = Nine::blank();
-        let mut prev = [0; 27];
-        let mut dirty = 0; // unused: `prev` starts all different
+        let mut dirty = 0;
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
                 let (b, p) = (cell / 27, cell % 27);
                 st.place(v as usize - 1, b, p, &mut dirty).ok()?;
             }
         }
-        st.propagate::<true>(&mut prev).ok()?;
+        st.propagate::<true>(BAND).ok()?;
         Some(st)
     }
 
@@ -582,4 +578,10 @@ impl Engine for Nine {
     fn open_cells(&self) -> usize {
         self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
+}
+
+thread_local! { static CNT: std::cell::Cell<[u64; 5]> = const { std::cell::Cell::new([0; 5]) }; }
+/// debug
+pub fn counters() -> [u64; 5] {
+    CNT.with(|c| c.get())
 }

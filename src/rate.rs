@@ -1,0 +1,513 @@
+//! The puzzle setter's report: how far the singles rules get, whether the puzzle is unique, and
+//! whether every given is needed.
+//!
+//! * **Level 0** is seed 001's solver: sweep the board, and fill every empty cell whose
+//!   candidates (the digits not yet in its row, column and box) are down to one; repeat until a
+//!   sweep changes nothing. A fill is visible to the later cells of the same sweep, as in the
+//!   seed; the fixpoint does not depend on that.
+//! * **Level 1** adds hidden singles (a digit with exactly one possible cell in a row, column or
+//!   box) and runs both rules to a fixpoint, starting from the level-0 fixpoint.
+//! * Anything else needs **search**; its cost is the engine's node and guess count.
+//!
+//! The singles logic here is independent of the search engines: one `u64` candidate mask per
+//! cell, any box shape up to 64×64.
+
+use crate::format::boxed;
+use crate::puzzle::{digit_char, Conflict, Puzzle};
+use crate::shape::Shape;
+use crate::solver::{count, Options, Outcome, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+/// The simplest rule set that fills the whole board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Level 0: naked singles alone (seed 001's solver).
+    NakedSingles,
+    /// Level 1: naked and hidden singles.
+    Singles,
+    /// Singles stall (or reach a contradiction): the puzzle needs search.
+    Search,
+}
+
+impl Level {
+    /// The word used in JSON: `naked-singles`, `singles`, `search`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::NakedSingles => "naked-singles",
+            Level::Singles => "singles",
+            Level::Search => "search",
+        }
+    }
+}
+
+/// Why the singles rules proved the puzzle has no solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contradiction {
+    /// Givens clash in a house; nothing was filled.
+    Clash(Conflict),
+    /// An empty cell with no candidate left.
+    NoCandidate {
+        /// The cell (row-major index).
+        cell: usize,
+    },
+    /// A digit with no possible cell in a house.
+    NoPlace {
+        /// The digit, 1..=N.
+        digit: u8,
+        /// The house, indexed as [`Shape::houses`].
+        house: usize,
+    },
+}
+
+impl Contradiction {
+    /// A human description, e.g. `r3c4 has no candidate left`.
+    pub fn describe(&self, shape: Shape) -> String {
+        match self {
+            Contradiction::Clash(c) => c.to_string(),
+            Contradiction::NoCandidate { cell } => {
+                format!("{} has no candidate left", shape.cell_name(*cell))
+            }
+            Contradiction::NoPlace { digit, house } => format!(
+                "{} has no place left in {}",
+                digit_char(shape, *digit),
+                shape.house_name(*house)
+            ),
+        }
+    }
+}
+
+/// What the singles rules make of a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rating {
+    /// Givens in the puzzle.
+    pub givens: usize,
+    /// Cells on the board (N²).
+    pub cells: usize,
+    /// Cells filled by level 0 (naked singles).
+    pub level0_filled: usize,
+    /// Further cells filled by level 1 (naked + hidden singles), beyond level 0.
+    pub level1_filled: usize,
+    /// The simplest level that fills the board.
+    pub level: Level,
+    /// Set when singles proved the puzzle unsolvable (or its givens clash).
+    pub contradiction: Option<Contradiction>,
+    /// The board at the level-0 fixpoint (row-major, 0 = empty).
+    pub after_level0: Vec<u8>,
+    /// The board at the level-1 fixpoint (equal to `after_level0` when level 1 did not run).
+    pub after_singles: Vec<u8>,
+    /// True when level 1 ran: level 0 neither filled the board nor reached a contradiction.
+    pub level1_ran: bool,
+}
+
+impl Rating {
+    /// Empty cells in the puzzle.
+    pub fn empty(&self) -> usize {
+        self.cells - self.givens
+    }
+
+}
+
+/// The singles solver's working state: values plus the digits used in each row, column and box.
+struct Board {
+    n: usize,
+    full: u64,
+    values: Vec<u8>,
+    box_of: Vec<usize>,
+    rows: Vec<u64>,
+    cols: Vec<u64>,
+    boxes: Vec<u64>,
+}
+
+#[inline]
+fn bit(d: u8) -> u64 {
+    1u64 << (d - 1)
+}
+
+#[inline]
+fn digit_of(mask: u64) -> u8 {
+    mask.trailing_zeros() as u8 + 1
+}
+
+impl Board {
+    /// The board of a puzzle whose givens do not clash.
+    fn new(p: &Puzzle) -> Board {
+        let shape = p.shape();
+        let n = shape.side();
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let box_of: Vec<usize> = (0..shape.cells()).map(|c| shape.box_of(c)).collect();
+        let mut b = Board {
+            n,
+            full,
+            values: vec![0; shape.cells()],
+            box_of,
+            rows: vec![0; n],
+            cols: vec![0; n],
+            boxes: vec![0; n],
+        };
+        for (cell, &v) in p.cells().iter().enumerate() {
+            if v != 0 {
+                b.place(cell, v);
+            }
+        }
+        b
+    }
+
+    #[inline]
+    fn candidates(&self, cell: usize) -> u64 {
+        let used = self.rows[cell / self.n] | self.cols[cell % self.n] | self.boxes[self.box_of[cell]];
+        self.full & !used
+    }
+
+    #[inline]
+    fn place(&mut self, cell: usize, d: u8) {
+        self.values[cell] = d;
+        self.rows[cell / self.n] |= bit(d);
+        self.cols[cell % self.n] |= bit(d);
+        self.boxes[self.box_of[cell]] |= bit(d);
+    }
+
+    /// Digits already placed in house `h` (rows, then columns, then boxes).
+    fn placed(&self, h: usize) -> u64 {
+        match h / self.n {
+            0 => self.rows[h],
+            1 => self.cols[h - self.n],
+            _ => self.boxes[h - 2 * self.n],
+        }
+    }
+
+    /// Seed 001's level 0: sweeps until one changes nothing. Returns the cells filled.
+    fn naked_singles(&mut self) -> Result<usize, (usize, Contradiction)> {
+        let mut filled = 0;
+        loop {
+            let mut changes = 0;
+            for cell in 0..self.values.len() {
+                if self.values[cell] != 0 {
+                    continue;
+                }
+                let cand = self.candidates(cell);
+                if cand == 0 {
+                    return Err((filled + changes, Contradiction::NoCandidate { cell }));
+                }
+                if cand.count_ones() == 1 {
+                    self.place(cell, digit_of(cand));
+                    changes += 1;
+                }
+            }
+            filled += changes;
+            if changes == 0 {
+                return Ok(filled);
+            }
+        }
+    }
+
+    /// One pass of hidden singles over every house. Returns the cells filled.
+    fn hidden_singles(&mut self, houses: &[Vec<usize>]) -> Result<usize, (usize, Contradiction)> {
+        let mut filled = 0;
+        for (h, house) in houses.iter().enumerate() {
+            loop {
+                let (mut once, mut twice) = (0u64, 0u64);
+                for &cell in house {
+                    if self.values[cell] == 0 {
+                        let cand = self.candidates(cell);
+                        twice |= once & cand;
+                        once |= cand;
+                    }
+                }
+                let missing = self.full & !self.placed(h) & !once;
+                if missing != 0 {
+                    let digit = digit_of(missing);
+                    return Err((filled, Contradiction::NoPlace { digit, house: h }));
+                }
+                let hidden = once & !twice;
+                if hidden == 0 {
+                    break;
+                }
+                let d = digit_of(hidden);
+                let cell = house
+                    .iter()
+                    .copied()
+                    .find(|&c| self.values[c] == 0 && self.candidates(c) & bit(d) != 0);
+                match cell {
+                    Some(cell) => {
+                        self.place(cell, d);
+                        filled += 1;
+                    }
+                    None => break, // unreachable: `once` says some empty cell takes d
+                }
+            }
+        }
+        Ok(filled)
+    }
+
+    /// Naked and hidden singles to a fixpoint. Returns the cells filled.
+    fn singles(&mut self, houses: &[Vec<usize>]) -> Result<usize, (usize, Contradiction)> {
+        let mut filled = 0;
+        loop {
+            filled += self.naked_singles().map_err(|(k, c)| (filled + k, c))?;
+            let hidden = self
+                .hidden_singles(houses)
+                .map_err(|(k, c)| (filled + k, c))?;
+            if hidden == 0 {
+                return Ok(filled);
+            }
+            filled += hidden;
+        }
+    }
+
+    fn solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+}
+
+/// Rate a puzzle: run level 0, then level 1 from its fixpoint.
+pub fn rate(p: &Puzzle) -> Rating {
+    let shape = p.shape();
+    let mut rating = Rating {
+        givens: p.givens(),
+        cells: shape.cells(),
+        level0_filled: 0,
+        level1_filled: 0,
+        level: Level::Search,
+        contradiction: None,
+        after_level0: p.cells().to_vec(),
+        after_singles: p.cells().to_vec(),
+        level1_ran: false,
+    };
+    if let Some(conflict) = p.conflict() {
+        rating.contradiction = Some(Contradiction::Clash(conflict));
+        return rating;
+    }
+    let mut board = Board::new(p);
+    match board.naked_singles() {
+        Ok(k) => rating.level0_filled = k,
+        Err((k, c)) => {
+            rating.level0_filled = k;
+            rating.contradiction = Some(c);
+            rating.after_level0 = board.values.clone();
+            rating.after_singles = board.values;
+            return rating;
+        }
+    }
+    rating.after_level0 = board.values.clone();
+    if board.solved() {
+        rating.level = Level::NakedSingles;
+        rating.after_singles = board.values;
+        return rating;
+    }
+    rating.level1_ran = true;
+    match board.singles(&shape.houses()) {
+        Ok(k) => rating.level1_filled = k,
+        Err((k, c)) => {
+            rating.level1_filled = k;
+            rating.contradiction = Some(c);
+        }
+    }
+    if rating.contradiction.is_none() && board.solved() {
+        rating.level = Level::Singles;
+    }
+    rating.after_singles = board.values;
+    rating
+}
+
+/// Which givens the puzzle could do without.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Minimality {
+    /// True when removing any one given makes the puzzle non-unique.
+    pub minimal: bool,
+    /// Givens (cell indices, ascending) whose removal alone leaves the puzzle unique.
+    pub redundant: Vec<usize>,
+}
+
+/// Check every given of a unique puzzle: remove it and count solutions up to 2. `None` when the
+/// puzzle is not unique (multiple solutions, none, clashing givens).
+pub fn minimality(p: &Puzzle) -> Option<Minimality> {
+    let options = Options::default();
+    if count(p, Some(2), &options).verdict() != Verdict::Unique {
+        return None;
+    }
+    let mut without = p.clone();
+    let mut redundant = Vec::new();
+    for (cell, &v) in p.cells().iter().enumerate() {
+        if v == 0 {
+            continue;
+        }
+        without.set(cell, 0);
+        if count(&without, Some(2), &options).verdict() == Verdict::Unique {
+            redundant.push(cell);
+        }
+        without.set(cell, v);
+    }
+    Some(Minimality {
+        minimal: redundant.is_empty(),
+        redundant,
+    })
+}
+
+/// `r1c1=5` for a given of the puzzle.
+fn given_name(p: &Puzzle, cell: usize) -> String {
+    let v = p.cells().get(cell).copied().unwrap_or(0);
+    format!("{}={}", p.shape().cell_name(cell), digit_char(p.shape(), v))
+}
+
+fn filled(values: &[u8]) -> usize {
+    values.iter().filter(|&&v| v != 0).count()
+}
+
+fn statistics(out: &mut String, title: &str, values: &[u8]) {
+    let total = values.len();
+    let done = filled(values);
+    let _ = writeln!(out, "{title}");
+    let _ = writeln!(out, "Total # of fields: {total}");
+    let _ = writeln!(out, "Fields filled: {done}");
+    let _ = writeln!(out, "empty fields: {}", total - done);
+}
+
+/// The human report, laid out as seed 001 prints its run: the board and its statistics
+/// initially, after level 0 and (when it ran) after level 1, the search cost, the uniqueness
+/// verdict and, when `minimal` is `Some`, the minimality result (`Some(None)`: asked for, but
+/// the puzzle is not unique).
+pub fn explain_text(
+    p: &Puzzle,
+    r: &Rating,
+    outcome: &Outcome,
+    minimal: Option<Option<&Minimality>>,
+) -> String {
+    let shape = p.shape();
+    let mut out = String::new();
+    out.push_str("After setting initial fields sudoku board.\n");
+    out.push_str(&boxed(shape, p.cells()));
+    statistics(&mut out, "Statistics initially:", p.cells());
+    if let Some(Contradiction::Clash(c)) = &r.contradiction {
+        let _ = writeln!(out, "Field is invalid: {c}");
+    } else {
+        out.push_str("\nSudoku level 0 sudoku board.\n");
+        out.push_str(&boxed(shape, &r.after_level0));
+        statistics(&mut out, "Statistics Sudoku level 0", &r.after_level0);
+        if r.level == Level::NakedSingles {
+            out.push_str("Field was solvable with level 0\n");
+        } else if !r.level1_ran {
+            let why = r
+                .contradiction
+                .as_ref()
+                .map(|c| c.describe(shape))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "Field was not solvable with level 0: contradiction after {} of {} empty fields \
+                 filled: {why}",
+                r.level0_filled,
+                r.empty()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Field was not solvable with level 0: {} of {} empty fields filled",
+                r.level0_filled,
+                r.empty()
+            );
+            out.push_str("\nSudoku level 1 sudoku board (naked + hidden singles).\n");
+            out.push_str(&boxed(shape, &r.after_singles));
+            statistics(&mut out, "Statistics Sudoku level 1", &r.after_singles);
+            let left = r.empty() - r.level0_filled;
+            match (&r.contradiction, r.level) {
+                (Some(c), _) => {
+                    let _ = writeln!(
+                        out,
+                        "Field was not solvable with level 1: contradiction after {} more of {left} \
+                         empty fields filled: {}",
+                        r.level1_filled,
+                        c.describe(shape)
+                    );
+                }
+                (None, Level::Singles) => {
+                    let _ = writeln!(
+                        out,
+                        "Field was solvable with level 1 (naked + hidden singles): {} more fields \
+                         filled",
+                        r.level1_filled
+                    );
+                }
+                (None, _) => {
+                    let _ = writeln!(
+                        out,
+                        "Field was not solvable with level 1 (naked + hidden singles): {} more of \
+                         {left} empty fields filled",
+                        r.level1_filled
+                    );
+                }
+            }
+        }
+    }
+    let (nodes, guesses) = (outcome.stats.nodes, outcome.stats.guesses);
+    if r.contradiction.is_some() {
+        let _ = writeln!(out, "Search: {nodes} nodes, {guesses} guesses");
+    } else if r.level == Level::Search {
+        let _ = writeln!(out, "Needs search: {nodes} nodes, {guesses} guesses");
+    } else {
+        let _ = writeln!(
+            out,
+            "No search needed (engine: {nodes} nodes, {guesses} guesses)"
+        );
+    }
+    let verdict = match outcome.verdict() {
+        Verdict::Unique => "unique (exactly one solution)",
+        Verdict::Multiple => "not unique (two or more solutions)",
+        Verdict::Unsolvable => "no solution",
+        Verdict::Invalid => "invalid (givens clash)",
+        Verdict::Unknown => "unknown (the search stopped early)",
+    };
+    let _ = writeln!(out, "Uniqueness: {verdict}");
+    match minimal {
+        None => {}
+        Some(None) => {
+            let _ = writeln!(
+                out,
+                "Minimal: not checked (the puzzle is {})",
+                outcome.verdict().as_str()
+            );
+        }
+        Some(Some(m)) if m.minimal => {
+            let _ = writeln!(out, "Minimal: yes, each of the {} givens is needed", r.givens);
+        }
+        Some(Some(m)) => {
+            let names: Vec<String> = m.redundant.iter().map(|&c| given_name(p, c)).collect();
+            let _ = writeln!(
+                out,
+                "Minimal: no, {} of {} givens are redundant (removing one alone keeps the \
+                 puzzle unique)",
+                m.redundant.len(),
+                r.givens
+            );
+            let _ = writeln!(out, "Redundant givens: {}", names.join(" "));
+        }
+    }
+    out
+}
+
+/// The report as JSON: `level` (`naked-singles`, `singles`, `search`), `level0_filled`,
+/// `singles_filled` (cells level 1 filled beyond level 0), `givens`, `empty`, `cells`, `nodes`,
+/// `guesses`, `verdict`, `contradiction` (text or null), `minimal` (bool, or null when not asked
+/// for or the puzzle is not unique) and `redundant` (`["r1c1=5", ...]` or null).
+pub fn explain_json(
+    p: &Puzzle,
+    r: &Rating,
+    outcome: &Outcome,
+    minimal: Option<Option<&Minimality>>,
+) -> Value {
+    let m = minimal.flatten();
+    json!({
+        "level": r.level.as_str(),
+        "level0_filled": r.level0_filled,
+        "singles_filled": r.level1_filled,
+        "givens": r.givens,
+        "empty": r.empty(),
+        "cells": r.cells,
+        "nodes": outcome.stats.nodes,
+        "guesses": outcome.stats.guesses,
+        "verdict": outcome.verdict().as_str(),
+        "contradiction": r.contradiction.as_ref().map(|c| c.describe(p.shape())),
+        "minimal": m.map(|m| m.minimal),
+        "redundant": m.map(|m| m.redundant.iter().map(|&c| given_name(p, c)).collect::<Vec<_>>()),
+    })
+}
