@@ -36,9 +36,6 @@ fn parse_line(line: &str) -> Option<Puzzle> {
 
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>, secs: Option<f64>, stats: &mut Stats) -> u128 {
     let Some(e) = E::new(p) else { return 0 };
-    if std::env::var_os("NEW_ONLY").is_some() {
-        return 1;
-    }
     let deadline = secs.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let shared = Shared::new(limit).with_deadline(deadline);
     let mut sink = CountSink;
@@ -97,10 +94,6 @@ fn main() {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "sweeps/process/naked/hidden/child {:?}",
-        sudoku_enum::engine::nine::counters()
-    );
     let n = (puzzles.len() * reps) as f64;
     println!(
         "{} puzzles, {} solutions, zero {} one {} multi {}, {:.3} s, {:.0} puzzles/s, {:.0} solutions/s, {} nodes, {} guesses",

@@ -14,6 +14,7 @@ pub mod format;
 pub mod parallel;
 pub mod parse;
 pub mod puzzle;
+pub mod rate;
 pub mod shape;
 pub mod sink;
 pub mod solver;

@@ -7,3 +7,4 @@ mod counts;
 mod nine;
 mod oracle;
 mod props;
+mod rate;

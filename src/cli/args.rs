@@ -69,6 +69,10 @@ pub enum Command {
         /// Overwrite OUT if it exists.
         #[arg(long)]
         force: bool,
+        /// Write solutions in the order a one-thread search finds them (the same lines as
+        /// --threads 1), still using every thread.
+        #[arg(long)]
+        ordered: bool,
     },
 }
 

@@ -13,15 +13,16 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 use sudoku_enum::format::{render, Layout};
 use sudoku_enum::parse::{Parsed, ReadError, Reader};
 use sudoku_enum::puzzle::digit_char;
-use sudoku_enum::{search, Shape, Sink, StopReason};
+use sudoku_enum::{search, Shape, Shared, Sink, StopReason};
 
 /// Bytes a worker buffers before handing them to the writer.
 const BATCH_BYTES: usize = 16 * 1024;
@@ -32,27 +33,147 @@ const BATCH_AGE: Duration = Duration::from_millis(50);
 struct DumpSink<'a> {
     tx: SyncSender<Vec<u8>>,
     buf: Vec<u8>,
+    /// Solutions in `buf`.
+    count: u64,
     failed: &'a AtomicBool,
     shape: Shape,
     layout: Layout,
     json_source: Option<&'a str>,
     last_send: Instant,
+    /// `--ordered`: this sink's sub-problem and the turn-keeper.
+    order: Option<(usize, &'a Order<'a>)>,
 }
 
 impl DumpSink<'_> {
+    /// Hand the buffer to the writer (in `--ordered` mode: only on this sub-problem's turn).
     fn send(&mut self) -> ControlFlow<()> {
+        if let Some((index, order)) = self.order {
+            if self.buf.len() < ORDERED_CAP && !order.is_turn(index) {
+                return self.status();
+            }
+            let flow = order.send_in_turn(index, &self.tx, &mut self.buf, &mut self.count);
+            self.last_send = Instant::now();
+            return if flow.is_break() { flow } else { self.status() };
+        }
         if !self.buf.is_empty() {
             let full = std::mem::replace(&mut self.buf, Vec::with_capacity(BATCH_BYTES + 1024));
+            self.count = 0;
             if self.tx.send(full).is_err() {
                 return ControlFlow::Break(());
             }
         }
         self.last_send = Instant::now();
+        self.status()
+    }
+
+    fn status(&self) -> ControlFlow<()> {
         if self.failed.load(Relaxed) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
+    }
+}
+
+/// Bytes a waiting `--ordered` sub-problem may hold before it waits for its turn.
+const ORDERED_CAP: usize = 256 * 1024;
+
+/// `--ordered`: sub-problems are in search order; the one whose turn it is (the head) streams,
+/// later ones buffer up to [`ORDERED_CAP`] and then wait, finished ones park their output until
+/// their turn. The limit is applied here, in order, so the output is exactly the first N
+/// solutions of a one-thread run.
+struct Order<'a> {
+    state: Mutex<OrderState>,
+    turn: Condvar,
+    limit: Option<u64>,
+    shared: &'a Shared,
+}
+
+#[derive(Default)]
+struct OrderState {
+    head: usize,
+    /// Finished sub-problems waiting for their turn: (bytes, solutions).
+    parked: BTreeMap<usize, (Vec<u8>, u64)>,
+    /// Solutions handed to the writer.
+    emitted: u64,
+}
+
+impl<'a> Order<'a> {
+    fn new(limit: Option<u64>, shared: &'a Shared) -> Order<'a> {
+        Order {
+            state: Mutex::new(OrderState::default()),
+            turn: Condvar::new(),
+            limit,
+            shared,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, OrderState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn is_turn(&self, index: usize) -> bool {
+        self.lock().head == index
+    }
+
+    fn emitted(&self) -> u64 {
+        self.lock().emitted
+    }
+
+    /// Send `buf` (holding `count` whole solutions of equal length) to the writer, cut at the
+    /// limit. The caller must hold the turn.
+    fn emit(&self, st: &mut OrderState, tx: &SyncSender<Vec<u8>>, mut buf: Vec<u8>, count: u64) -> ControlFlow<()> {
+        if count == 0 {
+            return ControlFlow::Continue(());
+        }
+        let room = self.limit.map_or(u64::MAX, |l| l.saturating_sub(st.emitted));
+        let take = count.min(room);
+        if take < count {
+            let each = buf.len() / count as usize;
+            buf.truncate(each * take as usize);
+        }
+        st.emitted += take;
+        if !buf.is_empty() && tx.send(buf).is_err() {
+            return ControlFlow::Break(());
+        }
+        if take < count || Some(st.emitted) == self.limit {
+            self.shared.request_stop(StopReason::Limit);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Wait for `index`'s turn (or a stop), then send its buffer.
+    fn send_in_turn(&self, index: usize, tx: &SyncSender<Vec<u8>>, buf: &mut Vec<u8>, count: &mut u64) -> ControlFlow<()> {
+        let mut st = self.lock();
+        while st.head != index {
+            if self.shared.stopped().is_some() {
+                return ControlFlow::Break(());
+            }
+            st = self
+                .turn
+                .wait_timeout(st, Duration::from_millis(50))
+                .map(|(g, _)| g)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        let full = std::mem::replace(buf, Vec::with_capacity(BATCH_BYTES + 1024));
+        let n = std::mem::take(count);
+        self.emit(&mut st, tx, full, n)
+    }
+
+    /// Sub-problem `index` is done: send or park its rest, and pass the turn on.
+    fn finish(&self, index: usize, tx: &SyncSender<Vec<u8>>, buf: Vec<u8>, count: u64) {
+        let mut st = self.lock();
+        st.parked.insert(index, (buf, count));
+        loop {
+            let head = st.head;
+            let Some((buf, count)) = st.parked.remove(&head) else {
+                break;
+            };
+            let _ = self.emit(&mut st, tx, buf, count);
+            st.head += 1;
+        }
+        self.turn.notify_all();
     }
 }
 
@@ -78,6 +199,7 @@ impl Sink for DumpSink<'_> {
                 self.buf.push(b'\n');
             }
         }
+        self.count += 1;
         if self.buf.len() >= BATCH_BYTES || self.last_send.elapsed() >= BATCH_AGE {
             self.send()
         } else {
@@ -170,7 +292,7 @@ fn open_destination(
 }
 
 /// Run `dump` over every puzzle of the inputs.
-pub fn run(cfg: &Config, output: Option<&Path>, force: bool) -> Result<u8, Fatal> {
+pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> Result<u8, Fatal> {
     let started = Instant::now();
     let (dest, out) = open_destination(output, force)?;
     let failed = Arc::new(AtomicBool::new(false));
@@ -216,27 +338,38 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool) -> Result<u8, Fatal
             };
             seen_any = true;
             let source = format!("{name}:{line}");
-            let shared = Arc::new(cfg.shared(cfg.limit));
+            // In --ordered mode the limit is applied in order by `Order`, not by the workers.
+            let shared = Arc::new(cfg.shared(if ordered { None } else { cfg.limit }));
             ticker.watch(Arc::clone(&shared));
             let json_source = cfg.json.then_some(source.as_str());
             let failed_ref: &AtomicBool = &failed;
-            let outcome = search(
+            let order = Order::new(cfg.limit, &shared);
+            let order_ref = ordered.then_some(&order);
+            let mut outcome = search(
                 &puzzle,
                 &cfg.options(),
                 &shared,
-                |_| DumpSink {
+                |i| DumpSink {
                     tx: tx.clone(),
                     buf: Vec::with_capacity(BATCH_BYTES + 1024),
+                    count: 0,
                     failed: failed_ref,
                     shape: puzzle.shape(),
                     layout: cfg.layout,
                     json_source,
                     last_send: Instant::now(),
+                    order: order_ref.map(|o| (i, o)),
                 },
-                |_, mut sink| {
-                    let _ = sink.send();
+                |i, mut sink| match order_ref {
+                    Some(o) => o.finish(i, &sink.tx, std::mem::take(&mut sink.buf), sink.count),
+                    None => {
+                        let _ = sink.send();
+                    }
                 },
             );
+            if ordered {
+                outcome.solutions = order.emitted() as u128;
+            }
             ticker.unwatch();
             written += outcome.solutions;
             summary.add(Mode::Dump, &outcome);

@@ -137,7 +137,11 @@ pub fn run(cli: Cli) -> u8 {
             max,
             output,
             force,
-        } => (Config::new(Mode::Dump, common, max), Some((output, force))),
+            ordered,
+        } => (
+            Config::new(Mode::Dump, common, max),
+            Some((output, force, ordered)),
+        ),
     };
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
@@ -150,7 +154,7 @@ pub fn run(cli: Cli) -> u8 {
         return exit::ERROR;
     }
     let result = match dump_args {
-        Some((output, force)) => dump::run(&config, output.as_deref(), force),
+        Some((output, force, ordered)) => dump::run(&config, output.as_deref(), force, ordered),
         None => run_batch(&config),
     };
     match result {
