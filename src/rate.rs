@@ -105,7 +105,6 @@ impl Rating {
     pub fn empty(&self) -> usize {
         self.cells - self.givens
     }
-
 }
 
 /// The singles solver's working state: values plus the digits used in each row, column and box.
@@ -155,7 +154,8 @@ impl Board {
 
     #[inline]
     fn candidates(&self, cell: usize) -> u64 {
-        let used = self.rows[cell / self.n] | self.cols[cell % self.n] | self.boxes[self.box_of[cell]];
+        let used =
+            self.rows[cell / self.n] | self.cols[cell % self.n] | self.boxes[self.box_of[cell]];
         self.full & !used
     }
 
@@ -468,7 +468,11 @@ pub fn explain_text(
             );
         }
         Some(Some(m)) if m.minimal => {
-            let _ = writeln!(out, "Minimal: yes, each of the {} givens is needed", r.givens);
+            let _ = writeln!(
+                out,
+                "Minimal: yes, each of the {} givens is needed",
+                r.givens
+            );
         }
         Some(Some(m)) => {
             let names: Vec<String> = m.redundant.iter().map(|&c| given_name(p, c)).collect();
@@ -570,7 +574,10 @@ mod tests {
         }
         let p = Puzzle::new(Shape::NINE, grid).unwrap();
         let r = rate(&p);
-        assert_eq!((r.level, r.level0_filled, r.level1_filled), (Level::NakedSingles, 9, 0));
+        assert_eq!(
+            (r.level, r.level0_filled, r.level1_filled),
+            (Level::NakedSingles, 9, 0)
+        );
         assert_eq!(r.after_level0, pattern(Shape::NINE));
         assert!(!r.level1_ran);
     }
@@ -597,7 +604,10 @@ mod tests {
         // r1c1 sees 2 and 3 in its row, 4 in its column, 1 in its box.
         let shape = Shape::new(2, 2).unwrap();
         let r = rate(&puzzle(shape, ".23..1..4......."));
-        assert_eq!(r.contradiction, Some(Contradiction::NoCandidate { cell: 0 }));
+        assert_eq!(
+            r.contradiction,
+            Some(Contradiction::NoCandidate { cell: 0 })
+        );
         assert!(!r.level1_ran);
         assert_eq!(r.level, Level::Search);
         assert_eq!(
@@ -633,7 +643,17 @@ mod tests {
     /// with the grid, and a board singles fill is unique by the engine.
     #[test]
     fn every_box_shape_agrees_with_the_grid() {
-        let shapes = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 3), (4, 4), (1, 5)];
+        let shapes = [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (4, 4),
+            (1, 5),
+        ];
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut levels = [0usize; 3];
         for (br, bc) in shapes {

@@ -370,13 +370,23 @@ fn interrupt_keeps_whole_lines_and_reports_partial_count() {
 
 #[test]
 fn ordered_dump_is_identical_to_one_thread() {
-    for (file, n) in [("first_band.txt", "150000"), ("empty6x6.txt", "400000"), ("empty4x4.txt", "1000")] {
+    for (file, n) in [
+        ("first_band.txt", "150000"),
+        ("empty6x6.txt", "400000"),
+        ("empty4x4.txt", "1000"),
+    ] {
         let path = puzzle_path(file);
         let path = path.to_str().unwrap();
         let (_, serial, _) = stdout_of(&["dump", "-q", "--threads", "1", "-n", n, path], "");
-        let (code, ordered, err) = stdout_of(&["dump", "-q", "--ordered", "--threads", "3", "-n", n, path], "");
+        let (code, ordered, err) = stdout_of(
+            &["dump", "-q", "--ordered", "--threads", "3", "-n", n, path],
+            "",
+        );
         assert_eq!(code, 0, "{err}");
         assert_eq!(serial.lines().count(), ordered.lines().count(), "{file}");
-        assert!(serial == ordered, "{file}: --ordered differs from the one-thread order");
+        assert!(
+            serial == ordered,
+            "{file}: --ordered differs from the one-thread order"
+        );
     }
 }

@@ -87,7 +87,12 @@ fn nine_limits_and_zero_counts() {
     for (p, expected) in puzzles.iter().take(60) {
         let total = expected.unwrap();
         for limit in [1u64, 2, 3, 7, 100] {
-            assert_eq!(count::<Nine>(p, Some(limit)), total.min(limit as u128), "{}", p.to_line());
+            assert_eq!(
+                count::<Nine>(p, Some(limit)),
+                total.min(limit as u128),
+                "{}",
+                p.to_line()
+            );
         }
     }
 }

@@ -9,11 +9,11 @@ use super::progress::{Batch, Ticker};
 use super::report::{Mode, Summary};
 use super::{display_name, exit, open_input, progress, Config, Fatal, CANCEL};
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
@@ -122,11 +122,19 @@ impl<'a> Order<'a> {
 
     /// Send `buf` (holding `count` whole solutions of equal length) to the writer, cut at the
     /// limit. The caller must hold the turn.
-    fn emit(&self, st: &mut OrderState, tx: &SyncSender<Vec<u8>>, mut buf: Vec<u8>, count: u64) -> ControlFlow<()> {
+    fn emit(
+        &self,
+        st: &mut OrderState,
+        tx: &SyncSender<Vec<u8>>,
+        mut buf: Vec<u8>,
+        count: u64,
+    ) -> ControlFlow<()> {
         if count == 0 {
             return ControlFlow::Continue(());
         }
-        let room = self.limit.map_or(u64::MAX, |l| l.saturating_sub(st.emitted));
+        let room = self
+            .limit
+            .map_or(u64::MAX, |l| l.saturating_sub(st.emitted));
         let take = count.min(room);
         if take < count {
             let each = buf.len() / count as usize;
@@ -144,7 +152,13 @@ impl<'a> Order<'a> {
     }
 
     /// Wait for `index`'s turn (or a stop), then send its buffer.
-    fn send_in_turn(&self, index: usize, tx: &SyncSender<Vec<u8>>, buf: &mut Vec<u8>, count: &mut u64) -> ControlFlow<()> {
+    fn send_in_turn(
+        &self,
+        index: usize,
+        tx: &SyncSender<Vec<u8>>,
+        buf: &mut Vec<u8>,
+        count: &mut u64,
+    ) -> ControlFlow<()> {
         let mut st = self.lock();
         while st.head != index {
             if self.shared.stopped().is_some() {

@@ -97,7 +97,8 @@ impl Tables {
 /// The contradiction marker of propagation.
 struct Dead;
 
-/// One search state: candidates, values and per-house placed digits.
+/// One search state: candidates of open cells (0 for solved cells), values and per-house
+/// placed digits.
 #[derive(Debug, Clone)]
 struct State {
     cand: Vec<u64>,
@@ -144,12 +145,13 @@ impl State {
             *p |= bit;
         }
         self.value[cell] = bit.trailing_zeros() as u8 + 1;
-        self.cand[cell] = bit;
+        // Solved cells keep no candidates, so the peer loop needs no "is it open?" test.
+        self.cand[cell] = 0;
         self.open -= 1;
         for &p in t.peers_of(cell) {
             let p = p as usize;
             let c = self.cand[p];
-            if c & bit != 0 && self.value[p] == 0 {
+            if c & bit != 0 {
                 let c = c & !bit;
                 self.cand[p] = c;
                 if c & c.wrapping_sub(1) == 0 {
@@ -193,12 +195,9 @@ impl State {
                 }
                 let (mut once, mut twice) = (0u64, 0u64);
                 for &c in t.house(h) {
-                    let c = c as usize;
-                    if self.value[c] == 0 {
-                        let m = self.cand[c];
-                        twice |= once & m;
-                        once |= m;
-                    }
+                    let m = self.cand[c as usize];
+                    twice |= once & m;
+                    once |= m;
                 }
                 if (once | placed) != t.full {
                     return Err(Dead);
@@ -211,7 +210,7 @@ impl State {
                         .house(h)
                         .iter()
                         .map(|&c| c as usize)
-                        .find(|&c| self.value[c] == 0 && self.cand[c] & bit != 0)
+                        .find(|&c| self.cand[c] & bit != 0)
                         .ok_or(Dead)?;
                     self.assign(t, cell, bit, queue)?;
                     changed = true;
@@ -230,8 +229,8 @@ impl State {
     fn branch_cell(&self) -> usize {
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
-        for (i, (&v, &m)) in self.value.iter().zip(&self.cand).enumerate() {
-            if v == 0 {
+        for (i, &m) in self.cand.iter().enumerate() {
+            if m != 0 {
                 let k = m.count_ones();
                 if k < best_count {
                     best_count = k;
@@ -296,15 +295,21 @@ fn search_level<S: Sink>(
         let bit = cands & cands.wrapping_neg();
         cands &= cands - 1;
         ctx.guess();
-        let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
-        let child = &mut rest[0];
-        child.copy_from(&parent[depth]);
+        // The last candidate reuses the parent's level: no copy needed, nothing left to undo.
+        let level = if cands == 0 {
+            depth
+        } else {
+            let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
+            rest[0].copy_from(&parent[depth]);
+            depth + 1
+        };
+        let child = &mut scratch.levels[level];
         let ok = child
             .assign(t, cell, bit, &mut scratch.queue)
             .and_then(|()| child.propagate(t, &mut scratch.queue));
         scratch.queue.clear();
         match ok {
-            Ok(()) => search_level(t, scratch, depth + 1, ctx, w)?,
+            Ok(()) => search_level(t, scratch, level, ctx, w)?,
             Err(Dead) => {
                 ctx.node()?;
                 ctx.dead_end(w);
