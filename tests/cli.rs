@@ -390,3 +390,26 @@ fn ordered_dump_is_identical_to_one_thread() {
         );
     }
 }
+
+#[test]
+fn check_explain_and_minimal() {
+    let path = puzzle_path("seed001.txt");
+    let (code, out, _) = stdout_of(
+        &["check", "--explain", "--minimal", path.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("Fields filled: 31"), "{out}");
+    assert!(out.contains("Field was solvable with level 0"), "{out}");
+    assert!(out.contains("Uniqueness: unique"), "{out}");
+    assert!(out.contains("24 of 31 givens are redundant"), "{out}");
+    let (_, out, _) = stdout_of(&["check", "--minimal", "-q"], &format!("{TOP1}\n"));
+    assert_eq!(out, "<stdin>:1: unique, minimal\n");
+    let (_, out, _) = stdout_of(
+        &["check", "--json", "--explain", "-q"],
+        &format!("{TOP1}\n"),
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["level"], "search");
+    assert_eq!(v["verdict"], "unique");
+}

@@ -48,6 +48,13 @@ pub enum Command {
     Check {
         #[command(flatten)]
         common: Common,
+        /// The setter's report: level 0 (naked singles, as seed 001), naked + hidden singles, or
+        /// search; cells filled at each level; search nodes and guesses; boards as seed 001 prints.
+        #[arg(long)]
+        explain: bool,
+        /// Also say whether every given is necessary, listing the redundant ones.
+        #[arg(long)]
+        minimal: bool,
     },
     /// Print the first solution of each puzzle (and whether it is the only one).
     #[command(after_help = EXAMPLES)]

@@ -333,7 +333,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             }
         };
         let mut seen_any = false;
-        for item in Reader::new(input, cfg.parse.clone()) {
+        for item in Reader::new(input, cfg.parse) {
             let Parsed { line, puzzle } = match item {
                 Ok(p) => p,
                 Err(ReadError::Parse(e)) => {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{ParseOptions, Parsed, ReadError, Reader};
 use sudoku_enum::sink::{CollectSink, CountSink};
-use sudoku_enum::{search, EngineChoice, Options, Puzzle, Shared};
+use sudoku_enum::{rate, search, EngineChoice, Options, Puzzle, Shared};
 
 /// Set by the Ctrl-C / SIGTERM handler; every search polls it.
 pub static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -78,6 +78,10 @@ pub struct Config {
     pub engine: EngineChoice,
     /// Solution limit per puzzle.
     pub limit: Option<u64>,
+    /// `check --explain`: the setter's report.
+    pub explain: bool,
+    /// `check --minimal`: are all givens needed?
+    pub minimal: bool,
 }
 
 impl Config {
@@ -109,6 +113,8 @@ impl Config {
                 EngineArg::Generic => EngineChoice::Generic,
             },
             limit,
+            explain: false,
+            minimal: false,
         }
     }
 
@@ -130,7 +136,16 @@ impl Config {
 pub fn run(cli: Cli) -> u8 {
     let (config, dump_args) = match cli.command {
         Command::Count { common, limit } => (Config::new(Mode::Count, common, limit), None),
-        Command::Check { common } => (Config::new(Mode::Check, common, Some(2)), None),
+        Command::Check {
+            common,
+            explain,
+            minimal,
+        } => {
+            let mut config = Config::new(Mode::Check, common, Some(2));
+            config.explain = explain;
+            config.minimal = minimal;
+            (config, None)
+        }
         Command::Solve { common } => (Config::new(Mode::Solve, common, Some(2)), None),
         Command::Dump {
             common,
@@ -224,7 +239,7 @@ fn run_batch(cfg: &Config) -> Result<u8, Fatal> {
                 continue;
             }
         };
-        let mut reader = Reader::new(input, cfg.parse.clone());
+        let mut reader = Reader::new(input, cfg.parse);
         let mut seen_any = false;
         loop {
             let mut chunk = Vec::with_capacity(CHUNK);
@@ -375,12 +390,23 @@ fn answer(cfg: &Config, source: String, puzzle: Puzzle, shared: &Shared) -> Answ
             None,
         )
     };
+    let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
+    let rating = report.then(|| rate::rate(&puzzle));
+    let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
+        if outcome.verdict() == sudoku_enum::Verdict::Unique {
+            rate::minimality(&puzzle)
+        } else {
+            None
+        }
+    });
     Answer {
         source,
         puzzle,
         outcome,
         solution,
         elapsed: started.elapsed(),
+        rating,
+        minimality,
     }
 }
 
@@ -393,6 +419,10 @@ fn emit(cfg: &Config, out: &mut impl Write, a: &Answer) -> io::Result<()> {
         )
     } else {
         // Multi-line boards end with their own newline: the extra one separates puzzles.
-        writeln!(out, "{}", report::text(cfg.mode, a, cfg.layout))
+        writeln!(
+            out,
+            "{}",
+            report::text(cfg.mode, a, cfg.layout, cfg.explain)
+        )
     }
 }

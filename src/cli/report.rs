@@ -3,6 +3,7 @@
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 use sudoku_enum::format::{render, Layout};
+use sudoku_enum::rate::{explain_json, explain_text, Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
 
 /// Which job a line answers.
@@ -30,6 +31,10 @@ pub struct Answer {
     pub solution: Option<Vec<u8>>,
     /// Wall time of the search.
     pub elapsed: Duration,
+    /// `check --explain` / `--minimal`: the singles rating (valid puzzles only).
+    pub rating: Option<Rating>,
+    /// `check --minimal`: `Some(None)` when asked for but the puzzle is not unique.
+    pub minimality: Option<Option<Minimality>>,
 }
 
 fn stop_note(stopped: Option<StopReason>) -> &'static str {
@@ -84,12 +89,43 @@ pub fn count_summary(o: &Outcome) -> String {
 }
 
 /// The text printed for one answer (without the trailing newline for one-line layouts).
-pub fn text(mode: Mode, a: &Answer, layout: Layout) -> String {
+pub fn text(mode: Mode, a: &Answer, layout: Layout, explain: bool) -> String {
     let o = &a.outcome;
     match mode {
-        Mode::Check => format!("{}: {}", a.source, verdict_text(o)),
+        Mode::Check => match (&a.rating, explain) {
+            (Some(r), true) => format!(
+                "# {}\n{}",
+                a.source,
+                explain_text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
+            ),
+            _ => format!("{}: {}{}", a.source, verdict_text(o), minimal_note(a)),
+        },
         Mode::Count | Mode::Dump => format!("{}: {}", a.source, count_summary(o)),
         Mode::Solve => solve_text(a, layout),
+    }
+}
+
+/// `, minimal` / `, not minimal: redundant givens r1c1=5 r2c7=3` after a `check --minimal` verdict.
+fn minimal_note(a: &Answer) -> String {
+    match &a.minimality {
+        None => String::new(),
+        Some(None) => String::new(),
+        Some(Some(m)) if m.minimal => ", minimal".to_string(),
+        Some(Some(m)) => {
+            let shape = a.puzzle.shape();
+            let list: Vec<String> = m
+                .redundant
+                .iter()
+                .map(|&c| {
+                    format!(
+                        "{}={}",
+                        shape.cell_name(c),
+                        sudoku_enum::puzzle::digit_char(shape, a.puzzle.cells()[c])
+                    )
+                })
+                .collect();
+            format!(", not minimal: redundant givens {}", list.join(" "))
+        }
     }
 }
 
@@ -161,6 +197,14 @@ pub fn json(mode: Mode, a: &Answer, limit: Option<u64>) -> Value {
                 "solution".into(),
                 json!(render(a.puzzle.shape(), s, Layout::Line)),
             );
+        }
+    }
+    if let Some(r) = &a.rating {
+        let extra = explain_json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
+        if let Value::Object(extra) = extra {
+            for (k, v) in extra {
+                m.entry(k).or_insert(v);
+            }
         }
     }
     m.insert("nodes".into(), json!(o.stats.nodes));
