@@ -10,6 +10,7 @@
 
 pub mod control;
 pub mod engine;
+pub mod estimate;
 pub mod format;
 pub mod parallel;
 pub mod parse;

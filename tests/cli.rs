@@ -413,3 +413,33 @@ fn check_explain_and_minimal() {
     assert_eq!(v["level"], "search");
     assert_eq!(v["verdict"], "unique");
 }
+
+#[test]
+fn timeout_gives_a_partial_answer() {
+    let path = puzzle_path("first_band.txt");
+    let started = std::time::Instant::now();
+    let (code, out, _) = stdout_of(
+        &["count", "-q", "--timeout", "0.3", path.to_str().unwrap()],
+        "",
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("solutions (timed out)") && out.contains("at least"),
+        "{out}"
+    );
+    let (_, out, _) = stdout_of(
+        &[
+            "count",
+            "-q",
+            "--json",
+            "--timeout",
+            "0.2",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["stopped"], "timed out");
+}

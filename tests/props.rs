@@ -125,3 +125,44 @@ proptest! {
         prop_assert_eq!(count(&t, Some(50_000), &Options::default()).solutions, base);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The parser never panics on arbitrary bytes, and every error points inside the input.
+    #[test]
+    fn parser_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        // LF, CRLF and lone CR all end lines.
+        let lines = 1 + bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .count();
+        for item in sudoku_enum::Reader::new(&bytes[..], sudoku_enum::ParseOptions::default()) {
+            if let Err(sudoku_enum::parse::ReadError::Parse(e)) = item {
+                prop_assert!(e.line >= 1 && e.line <= lines + 1, "{e}");
+                prop_assert!(e.column >= 1, "{e}");
+            }
+        }
+    }
+
+    /// Mutated valid puzzles: each record either parses to a puzzle of the right size or is
+    /// reported; a valid line after the damage is still read.
+    #[test]
+    fn parser_recovers_after_damage(pos in 0usize..81, byte in any::<u8>(), extra in "[ -~]{0,20}") {
+        let good = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let mut damaged = good.as_bytes().to_vec();
+        damaged[pos] = byte;
+        let mut input = damaged;
+        input.extend_from_slice(extra.as_bytes());
+        input.extend_from_slice(b"\n");
+        input.extend_from_slice(good.as_bytes());
+        input.extend_from_slice(b"\n");
+        let items: Vec<_> = sudoku_enum::Reader::new(&input[..], sudoku_enum::ParseOptions::default()).collect();
+        let last = items.last().expect("at least the good line");
+        match last {
+            Ok(p) => prop_assert_eq!(p.puzzle.to_line(), good),
+            Err(e) => prop_assert!(false, "good line lost: {}", e),
+        }
+    }
+}

@@ -81,6 +81,14 @@ pub enum Command {
         #[arg(long)]
         ordered: bool,
     },
+    /// Cut each puzzle into disjoint parts (one-line sub-puzzles) to count anywhere with
+    /// `count --json`; `merge` adds the results up.
+    Split(super::cluster::SplitArgs),
+    /// Add up `count --json` results of the parts written by `split`, refusing when a part is
+    /// missing, duplicated or incomplete.
+    Merge(super::cluster::MergeArgs),
+    /// Estimate the solution count, tree size and count time by random probes (Knuth 1975).
+    Estimate(super::cluster::EstimateArgs),
 }
 
 /// Options every subcommand takes.

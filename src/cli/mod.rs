@@ -1,6 +1,7 @@
 //! The binary's glue: arguments → config → batch loop over inputs → output and exit code.
 
 pub mod args;
+mod cluster;
 mod dump;
 pub mod progress;
 pub mod report;
@@ -157,6 +158,9 @@ pub fn run(cli: Cli) -> u8 {
             Config::new(Mode::Dump, common, max),
             Some((output, force, ordered)),
         ),
+        Command::Split(args) => return cluster::split(args),
+        Command::Merge(args) => return cluster::merge(args),
+        Command::Estimate(args) => return cluster::estimate(args),
     };
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)

@@ -1,0 +1,574 @@
+//! Estimating and partitioning search trees without searching them.
+//!
+//! # Estimating (Knuth 1975)
+//!
+//! [`estimate`] follows D. E. Knuth, "Estimating the efficiency of backtrack programs"
+//! (Math. Comp. 29, 1975): a *probe* walks from a node to a leaf, at each node taking one of
+//! the `d` surviving children (those the engine's propagation keeps) uniformly at random and
+//! multiplying a running product by `d`. The product reached at a solved leaf is an unbiased
+//! estimate of the number of solutions below the start node (a dead end, `d = 0`, estimates
+//! 0), and the sum over the path of `product × branching factor` (dead children included, as
+//! the engines' `nodes` counter counts them) is an unbiased estimate of the tree size.
+//!
+//! Plain probes from the root vary a lot. So the top of the tree is *stratified*: it is
+//! expanded exhaustively, always at the heaviest open node by Knuth's weight (the product of
+//! 1/branching, as [`crate::parallel::split`] does), into [`EstimateOptions::strata`] pieces;
+//! solved leaves and expanded nodes found on the way are counted exactly; and each piece gets
+//! its own probes, their number proportional to its weight (at least two). The sum over the
+//! pieces of their mean probe values is still unbiased (each piece is estimated unbiasedly and
+//! the pieces partition the tree), and its variance is the sum of the pieces' variances of the
+//! mean, which gives the 95% interval `mean ± 1.96·sd`. With one stratum this is Knuth's plain
+//! estimator and the interval is the usual `mean ± 1.96·sd/√S`.
+//!
+//! The probes of each piece use their own generator (SplitMix64) seeded from the seed and the
+//! piece's index, so a result depends only on the puzzle, the options and the seed, never on
+//! the number of threads.
+//!
+//! # Partitioning
+//!
+//! [`split`] cuts the search tree of a puzzle into disjoint sub-puzzles ("parts") whose
+//! solution sets partition the puzzle's: every solution of the puzzle is a solution of exactly
+//! one part. It expands, in search order, the open node with the most estimated work (tree
+//! size, by a few probes) until there are enough parts; [`split_depth`] instead cuts at a fixed
+//! number of branch decisions.
+
+use crate::engine::generic::Generic;
+use crate::engine::nine::Nine;
+use crate::engine::{Engine, Expansion};
+use crate::puzzle::{Conflict, Puzzle};
+use crate::shape::Shape;
+use crate::solver::EngineChoice;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Default number of probes for [`estimate`].
+pub const DEFAULT_SAMPLES: u64 = 10_000;
+
+/// Default number of strata (exhaustively expanded top pieces) for [`estimate`].
+pub const DEFAULT_STRATA: usize = 256;
+
+/// Settings of [`estimate_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EstimateOptions {
+    /// Probes in all (at least two per stratum are made, so a few more may run).
+    pub samples: u64,
+    /// Seed of the random choices.
+    pub seed: u64,
+    /// How many pieces the top of the tree is expanded into (1 = Knuth's plain estimator).
+    pub strata: usize,
+    /// Which engine's tree is measured (they differ for 9×9: see [`EngineChoice`]).
+    pub engine: EngineChoice,
+}
+
+impl Default for EstimateOptions {
+    fn default() -> EstimateOptions {
+        EstimateOptions {
+            samples: DEFAULT_SAMPLES,
+            seed: 0,
+            strata: DEFAULT_STRATA,
+            engine: EngineChoice::Auto,
+        }
+    }
+}
+
+/// The result of [`estimate`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Estimated number of solutions (unbiased).
+    pub solutions: f64,
+    /// 95% confidence interval of the solution count (normal approximation, lower end ≥ 0).
+    pub ci95: (f64, f64),
+    /// Standard error of [`Estimate::solutions`].
+    pub std_error: f64,
+    /// Estimated search-tree size in nodes, dead ends included (the engines' `nodes` counter).
+    pub nodes: f64,
+    /// 95% confidence interval of the tree size.
+    pub nodes_ci95: (f64, f64),
+    /// Probes made.
+    pub samples: u64,
+    /// Strata the top of the tree was expanded into.
+    pub strata: usize,
+    /// True when the top expansion exhausted the tree: the counts are exact.
+    pub exact: bool,
+}
+
+impl Estimate {
+    fn exact(solutions: f64, nodes: f64) -> Estimate {
+        Estimate {
+            solutions,
+            ci95: (solutions, solutions),
+            std_error: 0.0,
+            nodes,
+            nodes_ci95: (nodes, nodes),
+            samples: 0,
+            strata: 0,
+            exact: true,
+        }
+    }
+}
+
+/// Why [`estimate_with`] gave no estimate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EstimateError {
+    /// The givens clash: the puzzle is invalid.
+    #[error("invalid: {0}")]
+    Invalid(Conflict),
+    /// The cancel flag was raised.
+    #[error("interrupted")]
+    Cancelled,
+}
+
+/// A small, fast, seedable generator (SplitMix64, Steele, Lea & Flood 2014).
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from a seed (any value).
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`; Lemire's multiply-shift, bias below 2⁻⁵⁸ for our `n`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// Knuth's estimate of the solution count and tree size of `puzzle` with `samples` probes and
+/// the default strata and engine. See the [module docs](self).
+pub fn estimate(puzzle: &Puzzle, samples: u64, seed: u64) -> Result<Estimate, Conflict> {
+    let options = EstimateOptions {
+        samples,
+        seed,
+        ..EstimateOptions::default()
+    };
+    match estimate_with(puzzle, &options, None, None) {
+        Ok(e) => Ok(e),
+        Err(EstimateError::Invalid(c)) => Err(c),
+        // No cancel flag was given.
+        Err(EstimateError::Cancelled) => Ok(Estimate::exact(0.0, 0.0)),
+    }
+}
+
+/// [`estimate`] with every setting, a counter of probes done (for progress bars) and a cancel
+/// flag polled between probes. Probes run on the current rayon pool.
+pub fn estimate_with(
+    puzzle: &Puzzle,
+    options: &EstimateOptions,
+    progress: Option<&AtomicU64>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Estimate, EstimateError> {
+    if let Some(c) = puzzle.conflict() {
+        return Err(EstimateError::Invalid(c));
+    }
+    let est = if uses_nine(puzzle.shape(), options.engine) {
+        Nine::new(puzzle).map(|root| estimate_engine(&root, options, progress, cancel))
+    } else {
+        Generic::new(puzzle).map(|root| estimate_engine(&root, options, progress, cancel))
+    };
+    // No root: propagation alone proves there is no solution (one node, like the engines).
+    est.unwrap_or(Ok(Estimate::exact(0.0, 1.0)))
+}
+
+fn uses_nine(shape: Shape, engine: EngineChoice) -> bool {
+    shape == Shape::NINE && engine == EngineChoice::Auto
+}
+
+/// One probe's values: solutions and nodes below its start node (the node itself included).
+#[derive(Debug, Clone, Copy, Default)]
+struct Probe {
+    solutions: f64,
+    nodes: f64,
+}
+
+/// A random walk from `start` to a leaf.
+fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Probe {
+    let mut product = 1.0f64;
+    let mut nodes = 1.0f64;
+    let mut state = start.clone();
+    loop {
+        kids.clear();
+        match state.expand(kids) {
+            Expansion::Solved => {
+                return Probe {
+                    solutions: product,
+                    nodes,
+                }
+            }
+            Expansion::Branched { choices } => {
+                nodes += product * choices as f64;
+                if kids.is_empty() {
+                    return Probe {
+                        solutions: 0.0,
+                        nodes,
+                    };
+                }
+                product *= kids.len() as f64;
+                let pick = rng.below(kids.len());
+                state = kids.swap_remove(pick);
+            }
+        }
+    }
+}
+
+/// Running mean and variance (Welford).
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// Variance of the mean.
+    fn var_of_mean(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            self.m2 / (self.n - 1) as f64 / self.n as f64
+        }
+    }
+}
+
+/// A node of an exhaustively expanded top of the tree.
+struct Top<E> {
+    state: E,
+    /// Knuth weight: product of 1/branching along the path.
+    weight: f64,
+    /// Found solved when expanded.
+    leaf: bool,
+}
+
+/// Expand the top of the tree at the heaviest open node until `target` pieces; returns the
+/// pieces (in search order, solved leaves included and flagged) and the nodes counted on the
+/// way (expanded nodes and dead children).
+fn expand_top<E: Engine>(root: &E, target: usize) -> (Vec<Top<E>>, f64) {
+    let mut frontier = vec![Top {
+        state: root.clone(),
+        weight: 1.0,
+        leaf: false,
+    }];
+    let mut counted = 0.0;
+    let mut kids = Vec::new();
+    while frontier.len() < target {
+        let Some(i) = (0..frontier.len())
+            .filter(|&i| !frontier[i].leaf)
+            .max_by(|&a, &b| {
+                frontier[a]
+                    .weight
+                    .total_cmp(&frontier[b].weight)
+                    .then(b.cmp(&a))
+            })
+        else {
+            break;
+        };
+        kids.clear();
+        match frontier[i].state.expand(&mut kids) {
+            Expansion::Solved => frontier[i].leaf = true,
+            Expansion::Branched { choices } => {
+                counted += 1.0 + (choices - kids.len()) as f64;
+                let w = frontier[i].weight / choices as f64;
+                frontier.splice(
+                    i..=i,
+                    kids.drain(..).map(|state| Top {
+                        state,
+                        weight: w,
+                        leaf: false,
+                    }),
+                );
+                if frontier.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    (frontier, counted)
+}
+
+fn estimate_engine<E: Engine>(
+    root: &E,
+    options: &EstimateOptions,
+    progress: Option<&AtomicU64>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Estimate, EstimateError> {
+    let (top, counted) = expand_top(root, options.strata.max(1));
+    let exact_solutions = top.iter().filter(|t| t.leaf).count() as f64;
+    let open: Vec<&Top<E>> = top.iter().filter(|t| !t.leaf).collect();
+    if open.is_empty() {
+        return Ok(Estimate::exact(exact_solutions, counted + exact_solutions));
+    }
+    let total_weight: f64 = open.iter().map(|t| t.weight).sum();
+    let samples = options.samples.max(1) as f64;
+    let results: Vec<Option<(Moments, Moments)>> = open
+        .par_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let n = ((samples * t.weight / total_weight).round() as u64).max(2);
+            let mut rng =
+                SplitMix64::new(options.seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let mut kids = Vec::new();
+            let (mut sols, mut nodes) = (Moments::default(), Moments::default());
+            for _ in 0..n {
+                if cancel.is_some_and(|c| c.load(Relaxed)) {
+                    return None;
+                }
+                let p = probe(&t.state, &mut rng, &mut kids);
+                sols.add(p.solutions);
+                nodes.add(p.nodes);
+                if let Some(done) = progress {
+                    done.fetch_add(1, Relaxed);
+                }
+            }
+            Some((sols, nodes))
+        })
+        .collect();
+    let mut est = Estimate::exact(exact_solutions, counted + exact_solutions);
+    est.exact = false;
+    est.strata = open.len();
+    let (mut var_s, mut var_n) = (0.0, 0.0);
+    for r in results {
+        let (s, n) = r.ok_or(EstimateError::Cancelled)?;
+        est.samples += s.n;
+        est.solutions += s.mean;
+        est.nodes += n.mean;
+        var_s += s.var_of_mean();
+        var_n += n.var_of_mean();
+    }
+    est.std_error = var_s.sqrt();
+    let half = 1.96 * est.std_error;
+    est.ci95 = ((est.solutions - half).max(0.0), est.solutions + half);
+    let half_n = 1.96 * var_n.sqrt();
+    est.nodes_ci95 = ((est.nodes - half_n).max(1.0), est.nodes + half_n);
+    Ok(est)
+}
+
+/// One part of a split puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// The sub-puzzle: the original givens, the branch decisions and what propagation
+    /// determined from them. A solved grid when the part is a single solution.
+    pub puzzle: Puzzle,
+    /// Its estimated share of the whole search (tree size), 0.0..=1.0.
+    pub work: f64,
+}
+
+/// Probes made for each node's work estimate while splitting.
+const SPLIT_PROBES: u64 = 24;
+
+/// Cut `puzzle`'s search tree into at least `parts` disjoint sub-puzzles where the tree allows
+/// (the last expansion may add a few more; a small tree may give fewer), in search order, of
+/// roughly equal estimated work: the open node with the largest estimated tree size (by a few
+/// seeded Knuth probes) is expanded until there are enough. Dead branches give no part; a
+/// solved leaf is a part (a full grid). `progress` counts expansions. An invalid puzzle is an
+/// error; a puzzle that propagation proves unsolvable gives no parts.
+pub fn split(
+    puzzle: &Puzzle,
+    parts: usize,
+    engine: EngineChoice,
+    progress: Option<&AtomicU64>,
+) -> Result<Vec<Part>, Conflict> {
+    if let Some(c) = puzzle.conflict() {
+        return Err(c);
+    }
+    let shape = puzzle.shape();
+    Ok(if uses_nine(shape, engine) {
+        Nine::new(puzzle).map_or_else(Vec::new, |r| split_engine(&r, shape, parts, progress))
+    } else {
+        Generic::new(puzzle).map_or_else(Vec::new, |r| split_engine(&r, shape, parts, progress))
+    })
+}
+
+/// Cut `puzzle`'s search tree after `depth` branch decisions (or at solved leaves above that):
+/// every surviving node at that depth is a part, in search order.
+pub fn split_depth(
+    puzzle: &Puzzle,
+    depth: usize,
+    engine: EngineChoice,
+    progress: Option<&AtomicU64>,
+) -> Result<Vec<Part>, Conflict> {
+    if let Some(c) = puzzle.conflict() {
+        return Err(c);
+    }
+    let shape = puzzle.shape();
+    Ok(if uses_nine(shape, engine) {
+        Nine::new(puzzle).map_or_else(Vec::new, |r| depth_engine(&r, shape, depth, progress))
+    } else {
+        Generic::new(puzzle).map_or_else(Vec::new, |r| depth_engine(&r, shape, depth, progress))
+    })
+}
+
+fn part_of<E: Engine>(state: &E, shape: Shape, work: f64) -> Part {
+    Part {
+        // The engine's values are in 0..=N by construction.
+        puzzle: Puzzle::new(shape, state.values()).unwrap_or_else(|_| Puzzle::empty(shape)),
+        work,
+    }
+}
+
+/// Estimated tree size below `state` (`None`: solved, a leaf).
+fn work_of<E: Engine>(state: &E, salt: u64) -> Option<f64> {
+    let mut kids = Vec::new();
+    if state.expand(&mut kids) == Expansion::Solved {
+        return None;
+    }
+    let mut rng = SplitMix64::new(salt);
+    let mut m = Moments::default();
+    for _ in 0..SPLIT_PROBES {
+        m.add(probe(state, &mut rng, &mut kids).nodes);
+    }
+    Some(m.mean)
+}
+
+fn split_engine<E: Engine>(
+    root: &E,
+    shape: Shape,
+    parts: usize,
+    progress: Option<&AtomicU64>,
+) -> Vec<Part> {
+    struct Node<E> {
+        state: E,
+        /// Estimated tree size; `None` for a solved leaf.
+        work: Option<f64>,
+    }
+    let mut frontier = vec![Node {
+        work: work_of(root, 0),
+        state: root.clone(),
+    }];
+    let total = frontier[0].work.unwrap_or(1.0);
+    let mut kids = Vec::new();
+    let mut expanded = 0u64;
+    while frontier.len() < parts {
+        let Some(i) = (0..frontier.len())
+            .filter(|&i| frontier[i].work.is_some())
+            .max_by(|&a, &b| {
+                let (wa, wb) = (frontier[a].work, frontier[b].work);
+                wa.unwrap_or(0.0)
+                    .total_cmp(&wb.unwrap_or(0.0))
+                    .then(b.cmp(&a))
+            })
+        else {
+            break;
+        };
+        kids.clear();
+        if frontier[i].state.expand(&mut kids) == Expansion::Solved {
+            frontier[i].work = None;
+            continue;
+        }
+        expanded += 1;
+        let salted: Vec<(E, u64)> = kids
+            .drain(..)
+            .enumerate()
+            .map(|(k, s)| (s, (expanded << 8) ^ k as u64))
+            .collect();
+        let children: Vec<Node<E>> = salted
+            .into_par_iter()
+            .map(|(state, salt)| Node {
+                work: work_of(&state, salt),
+                state,
+            })
+            .collect();
+        frontier.splice(i..=i, children);
+        if let Some(p) = progress {
+            p.fetch_add(1, Relaxed);
+        }
+    }
+    frontier
+        .iter()
+        .map(|n| part_of(&n.state, shape, n.work.unwrap_or(1.0) / total))
+        .collect()
+}
+
+fn depth_engine<E: Engine>(
+    root: &E,
+    shape: Shape,
+    depth: usize,
+    progress: Option<&AtomicU64>,
+) -> Vec<Part> {
+    let mut level = vec![(root.clone(), 1.0f64)];
+    let mut done = Vec::new();
+    let mut kids = Vec::new();
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for (state, w) in level {
+            kids.clear();
+            match state.expand(&mut kids) {
+                Expansion::Solved => next.push((state, w)),
+                Expansion::Branched { choices } => {
+                    let cw = w / choices as f64;
+                    next.extend(kids.drain(..).map(|k| (k, cw)));
+                }
+            }
+            if let Some(p) = progress {
+                p.fetch_add(1, Relaxed);
+            }
+        }
+        level = next;
+    }
+    done.extend(level.iter().map(|(s, w)| part_of(s, shape, *w)));
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_on_small_trees() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let e = estimate(&p, 100, 1).unwrap();
+        // The 4×4 tree is small enough for the top expansion to finish it.
+        assert!(e.exact);
+        assert_eq!(e.solutions, 288.0);
+    }
+
+    #[test]
+    fn plain_knuth_is_close_on_4x4() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let options = EstimateOptions {
+            samples: 20_000,
+            seed: 3,
+            strata: 1,
+            engine: EngineChoice::Auto,
+        };
+        let e = estimate_with(&p, &options, None, None).unwrap();
+        assert!(!e.exact);
+        assert!((e.solutions / 288.0 - 1.0).abs() < 0.05, "{e:?}");
+        assert!(e.ci95.0 <= 288.0 && 288.0 <= e.ci95.1, "{e:?}");
+    }
+
+    #[test]
+    fn split_parts_partition_the_count() {
+        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
+        for parts in [1, 2, 7, 50, 1000] {
+            let ps = split(&p, parts, EngineChoice::Auto, None).unwrap();
+            assert!(ps.len() >= parts.min(288));
+            let total: u128 = ps
+                .iter()
+                .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
+                .sum();
+            assert_eq!(total, 288, "{parts} parts");
+        }
+        let ps = split_depth(&p, 2, EngineChoice::Auto, None).unwrap();
+        let total: u128 = ps
+            .iter()
+            .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
+            .sum();
+        assert_eq!(total, 288);
+    }
+}

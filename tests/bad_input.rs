@@ -1,0 +1,329 @@
+//! The catalogue of bad inputs: each case gives the input, the arguments, the exit code and
+//! (part of) the message, which must name the line and column where there is one.
+//! Every case also checks that nothing panicked.
+
+use assert_cmd::Command;
+
+const T: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+fn with(at: usize, s: &str) -> String {
+    format!("{}{s}{}", &T[..at], &T[at + 1..])
+}
+
+struct Case {
+    name: &'static str,
+    input: Vec<u8>,
+    args: Vec<&'static str>,
+    code: i32,
+    message: &'static str,
+}
+
+fn case(
+    name: &'static str,
+    input: impl Into<Vec<u8>>,
+    args: &[&'static str],
+    code: i32,
+    message: &'static str,
+) -> Case {
+    Case {
+        name,
+        input: input.into(),
+        args: args.to_vec(),
+        code,
+        message,
+    }
+}
+
+fn catalogue() -> Vec<Case> {
+    let dots = |n: usize| ".".repeat(n);
+    let grid9 = "0 6 0 1 0 4 0 5 0\n0 0 8 3 0 5 6 0 0\n2 0 0 0 0 0 0 0 1\n8 0 0 4 0 7 0 0 6\n0 0 6 0 0 0 3 0 0\n7 0 0 9 0 1 0 0 4\n5 0 0 0 0 0 0 0 2\n0 0 7 2 0 6 9 0 0\n0 4 0 5 0 8 0 7 0\n";
+    let mut rows8: Vec<&str> = grid9.lines().collect();
+    rows8.pop();
+    let short_grid = rows8.join("\n") + "\n";
+    vec![
+        case(
+            "80 cells",
+            format!("{}\n", &T[..80]),
+            &[],
+            2,
+            "<stdin>:1:81: 80 cells is not a board size",
+        ),
+        case(
+            "82 cells",
+            format!("{T}1\n"),
+            &[],
+            2,
+            "<stdin>:1:83: 82 cells is not a board size",
+        ),
+        case(
+            "letter x",
+            format!("{}\n", with(10, "x")),
+            &[],
+            2,
+            "<stdin>:1:11: unexpected character 'x'",
+        ),
+        case(
+            "bang",
+            format!("{}\n", with(10, "!")),
+            &[],
+            2,
+            "<stdin>:1:11: unexpected character '!'",
+        ),
+        case(
+            "NUL byte",
+            [with(10, "\0").as_bytes(), b"\n"].concat(),
+            &[],
+            2,
+            "<stdin>:1:11: unexpected character '\\0'",
+        ),
+        case(
+            "byte 0xFF",
+            [&T.as_bytes()[..10], &[0xFF], &T.as_bytes()[11..], b"\n"].concat(),
+            &[],
+            2,
+            "<stdin>:1:11: unexpected byte 0xFF (not valid UTF-8)",
+        ),
+        case(
+            "UTF-8 letter",
+            format!("{}\n", with(10, "é")),
+            &[],
+            2,
+            "<stdin>:1:11: unexpected character 'é'",
+        ),
+        case(
+            "digit above 4 on 4x4",
+            "1..5............\n",
+            &[],
+            2,
+            "<stdin>:1:4: digit '5' is out of range for a 4x4 board",
+        ),
+        case(
+            "letter on 9x9",
+            format!("{}\n", with(10, "G")),
+            &[],
+            2,
+            "<stdin>:1:11: digit 'G' (= 16) is out of range for a 9x9 board",
+        ),
+        case(
+            "number 17 on 9x9",
+            "0 0 0 0 0 0 0 0 17\n",
+            &[],
+            2,
+            "<stdin>:1:17: number 17 is out of range for a 9x9 board",
+        ),
+        case(
+            "50 cells",
+            format!("{}\n", dots(50)),
+            &[],
+            2,
+            "<stdin>:1:51: 50 cells is not a board size",
+        ),
+        case(
+            "prime side",
+            format!("{}\n", dots(49)),
+            &[],
+            2,
+            "side 7 has no box shape to infer (prime); give one with --box 1x7",
+        ),
+        case(
+            "row of 3",
+            "1 2 3\n",
+            &[],
+            2,
+            "<stdin>:1:6: side 3 has no box shape to infer",
+        ),
+        case("empty input", "", &[], 2, "<stdin>: no puzzle found"),
+        case(
+            "only comments",
+            "\n\n# nothing\n",
+            &[],
+            2,
+            "<stdin>: no puzzle found",
+        ),
+        case(
+            "box too big",
+            format!("{T}\n"),
+            &["--box", "9x9"],
+            2,
+            "box 9x9 gives side 81; sides from 1 to 64 are supported",
+        ),
+        case(
+            "box syntax",
+            format!("{T}\n"),
+            &["--box", "3y3"],
+            2,
+            "cannot read box shape \"3y3\": expected RxC",
+        ),
+        case(
+            "box zero",
+            format!("{T}\n"),
+            &["--box", "0x3"],
+            2,
+            "box 0x3 gives side 0",
+        ),
+        case(
+            "box mismatch",
+            format!("{T}\n"),
+            &["--box", "2x3"],
+            2,
+            "<stdin>:1:82: got 81 cells, expected 36 for a 6x6 board with 2x3 boxes",
+        ),
+        case(
+            "grid cut short",
+            short_grid.clone(),
+            &[],
+            2,
+            "the grid ended at the end of the input after 8 of 9 rows",
+        ),
+        case(
+            "row too short",
+            grid9.replacen("0 0 8 3 0 5 6 0 0", "0 0 8 3 0 5 6 0", 1),
+            &[],
+            2,
+            "<stdin>:2:",
+        ),
+        case(
+            "mixed layouts",
+            format!("{}{T}\n", rows8[..3].join("\n") + "\n"),
+            &[],
+            2,
+            "one puzzle cannot mix layouts",
+        ),
+        case(
+            "long line",
+            format!("{}\n{T}\n", "1".repeat(3 << 20)),
+            &[],
+            2,
+            "<stdin>:1:",
+        ),
+        case("clash in row", format!("11{}\n", dots(79)), &[], 1, ""),
+        case(
+            "clash in column",
+            format!("1{}1{}\n", dots(8), dots(71)),
+            &[],
+            1,
+            "",
+        ),
+        case(
+            "clash in box",
+            format!("1{}1{}\n", dots(9), dots(70)),
+            &[],
+            1,
+            "",
+        ),
+        case(
+            "unknown format",
+            format!("{T}\n"),
+            &["--format", "fancy"],
+            2,
+            "unknown format \"fancy\": expected line, grid or rows",
+        ),
+        case(
+            "bad timeout",
+            format!("{T}\n"),
+            &["--timeout", "0"],
+            2,
+            "\"0\" is not a positive number of seconds",
+        ),
+        case(
+            "bad threads",
+            format!("{T}\n"),
+            &["--threads", "many"],
+            2,
+            "invalid value 'many' for '--threads <N>'",
+        ),
+        case(
+            "unknown flag",
+            format!("{T}\n"),
+            &["--frobnicate"],
+            2,
+            "unexpected argument '--frobnicate'",
+        ),
+        case(
+            "missing file",
+            "",
+            &["/nonexistent/x.txt"],
+            2,
+            "/nonexistent/x.txt: No such file or directory",
+        ),
+        case("directory", "", &["/"], 2, "/: is a directory"),
+        case(
+            "strict stops",
+            format!("{}\n{T}\n", with(3, "x")),
+            &["--strict"],
+            2,
+            "--strict",
+        ),
+        case(
+            "bad line then good",
+            format!("{}\n{T}\n", with(3, "x")),
+            &[],
+            2,
+            "<stdin>:1:4: unexpected character 'x'",
+        ),
+        case(
+            "second bad line",
+            format!("{T}\n{}\n", with(80, "?")),
+            &[],
+            2,
+            "<stdin>:2:81: unexpected character '?'",
+        ),
+        case("CRLF is fine", format!("{T}\r\n{T}\r\n"), &[], 0, ""),
+        case(
+            "BOM is fine",
+            [b"\xEF\xBB\xBF".as_slice(), T.as_bytes(), b"\n"].concat(),
+            &[],
+            0,
+            "",
+        ),
+        case("tabs are fine", format!("\t{T}\t:1:\n"), &[], 0, ""),
+        case("no final newline", T, &[], 0, ""),
+        case("lone CR line ends", format!("{T}\r{T}\r"), &[], 0, ""),
+        case(
+            "unsolvable is not an error",
+            "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..\n",
+            &[],
+            1,
+            "",
+        ),
+        case("only whitespace", "   \n\t\n", &[], 2, "no puzzle found"),
+    ]
+}
+
+#[test]
+fn catalogue_of_bad_inputs() {
+    let cases = catalogue();
+    assert!(cases.len() >= 40);
+    for c in cases {
+        let out = Command::cargo_bin("sudoku-enum")
+            .unwrap()
+            .arg("check")
+            .args(&c.args)
+            .write_stdin(c.input.clone())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(c.code), "{}: {stderr}", c.name);
+        assert!(
+            stderr.contains(c.message),
+            "{}: expected {:?} in {stderr}",
+            c.name,
+            c.message
+        );
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", c.name);
+    }
+}
+
+#[test]
+fn clashing_givens_name_both_cells_and_the_house() {
+    let out = Command::cargo_bin("sudoku-enum")
+        .unwrap()
+        .args(["check", "-q"])
+        .write_stdin(format!("1{}1{}\n", ".".repeat(9), ".".repeat(70)))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "<stdin>:1: invalid: 1 appears twice in box 1: r1c1 and r2c2\n"
+    );
+}
