@@ -3,35 +3,46 @@
 //!
 //! # Representation
 //! For each digit `d` and band `b` (rows `3b..3b+3`) one `u32` holds the 27 cells of the band
-//! (bit `9 * (row % 3) + col`) where `d` is still possible: `cand[3 * d + b]`. A placed digit
+//! (bit `9 * (row % 3) + col`) where `d` is still possible: `cand[9 * b + d]`. A placed digit
 //! keeps its bit (so every digit has, in every band, at least one position per row and per box,
 //! exactly one once solved); `unsolved[b]` holds the open cells of each band.
 //!
 //! # Propagation
-//! Changed digit-bands are kept in a 27-bit dirty mask. Processing one:
-//! - **locked candidates inside the band**: the 3×3 "mini-row" matrix (row × box of the band,
-//!   set where the digit still has a position) must contain a permutation (the digit goes once
-//!   in each row and once in each box of the band); mini-rows in no such permutation are
-//!   removed (a 512-entry table). This is box–line reduction (pointing and claiming) done
-//!   exactly for the band, and detects empty rows and boxes.
+//! Digit-bands that changed are marked in a 27-bit dirty mask and processed in sweeps (what a
+//! sweep changes waits for the next one, so a digit-band hit several times is seen once).
+//! Processing one:
+//! - **locked candidates, row–box**: the 3×3 "mini-row" matrix (row × box of the band, set
+//!   where the digit still has a position) must contain a permutation (the digit goes once in
+//!   each row and once in each box of the band); mini-rows on no such permutation are removed
+//!   (a 512-entry table). This is pointing and claiming done exactly for the band, and it
+//!   detects empty rows and boxes.
+//! - **locked candidates, box–column**: a column holding all of the digit's positions in one box
+//!   of the band (a placed digit included) leaves the digit's other two bands.
 //! - **hidden singles in rows**: a row of the band with one position left, on an open cell,
-//!   places the digit there: the cell leaves the other digits and `unsolved`, and its column
-//!   leaves the digit's other two bands.
+//!   places the digit there: the cell leaves the other digits and `unsolved`.
 //!
-//! When no digit-band is dirty: **naked singles** (a once/twice sweep over the nine digits per
-//! band; an open cell with no candidate is a contradiction), then, when that too is quiet,
-//! **hidden singles in columns and boxes** (per digit, a once/twice sweep over the nine row
-//! segments; empty columns are contradictions). Placing a single only clears the digit from the
-//! cell's row and box inside its band and marks the band dirty: the row-single rule finishes it.
+//! Only the digit-bands that really changed are marked (branch-free, from the bits removed).
+//! When nothing is dirty: **naked singles** (a once/twice sweep over the nine digits of each
+//! band; an open cell with no candidate is a contradiction). Placing a single only clears the
+//! digit from the cell's row and box inside its band and marks it dirty: the row-single rule
+//! finishes the job.
+//!
+//! **Hidden singles in columns and boxes** (per digit, a once/twice sweep over the nine row
+//! segments; an empty column is a contradiction) run when the rest is quiet, for the states
+//! handed out by [`Engine::new`] and [`Engine::expand`] (so those are fully propagated, as the
+//! trait asks) and in the bivalue count below; inside `search` they cost more than the nodes they
+//! save (`SEARCH_HIDDEN`), so the internal nodes skip them.
 //!
 //! # Search
-//! Branch on the first cell with two candidates, else on a cell with the fewest; children are
-//! copies of the 120-byte state. In count mode (`!S::NEEDS_GRID`) a state whose open cells all
-//! have exactly two candidates is counted without branching: with no hidden single left, every
-//! open digit of every house then has exactly two positions, so the constraints are equations
-//! `x ⊕ y = c` between two-valued cells, and the state has either no solution or `2^k`, `k` the
-//! number of connected components; fixing one cell of a component and propagating settles the
-//! whole component and tells which (see [`Nine::count_bivalue`]).
+//! Branch on the first cell with two candidates, else on the first cell with the fewest
+//! candidates; children are copies of the 120-byte state (no allocation). In count mode
+//! (`!S::NEEDS_GRID`) a state whose open cells all have exactly two candidates is counted
+//! without branching: once no hidden single is left, every open digit of every house then has
+//! exactly two positions (a house with `k` open cells has `2k` candidates for `k` digits, each
+//! needing two), so the constraints are equations `x ⊕ y = c` between two-valued cells, and the
+//! state has either no solution or `2^k`, `k` the number of connected components; fixing one
+//! cell of a component and propagating settles the whole component and tells which (see
+//! `Nine::count_bivalue`). The leaves are then reported with one `ctx.solutions(2^k, w)`.
 
 use super::{Engine, Expansion};
 use crate::control::Ctx;
@@ -623,8 +634,9 @@ mod tests {
         assert_eq!(SINGLE[0b000_100_000], 0b000_100_000);
         assert_eq!(SINGLE[0b000_100_001], 0);
         assert_eq!(ONE_COL_BOX[0b011_100_001], 0b000_100_001);
-        for p in 0..27 {
-            assert_eq!(KEEP[p].count_ones(), 27 - 9 - 6 + 1, "cell {p}");
+        for (p, keep) in KEEP.iter().enumerate() {
+            assert_eq!(keep.count_ones(), 27 - 9 - 6 + 1, "cell {p}");
+            assert_ne!(keep & (1 << p), 0);
         }
     }
 

@@ -1,0 +1,30 @@
+//! Parse, then search every puzzle found with a node cap: no panic, and every solution
+//! reported is a valid grid that keeps the givens.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::Mutex;
+use sudoku_enum::sink::CollectSink;
+use sudoku_enum::{search, Options, ParseOptions, Reader, Shared};
+
+fuzz_target!(|data: &[u8]| {
+    for puzzle in Reader::new(data, ParseOptions::default()).flatten().map(|p| p.puzzle).take(4) {
+        let shared = Shared::new(Some(3));
+        shared.set_node_budget(20_000);
+        let found = Mutex::new(Vec::new());
+        let outcome = search(
+            &puzzle,
+            &Options::default(),
+            &shared,
+            |_| CollectSink::default(),
+            |_, s: CollectSink| found.lock().unwrap().extend(s.solutions),
+        );
+        let found = found.into_inner().unwrap();
+        assert_eq!(found.len() as u128, outcome.solutions);
+        assert!(found.len() <= 3);
+        for s in &found {
+            assert!(puzzle.is_solution(s));
+        }
+        assert_eq!(outcome.conflict.is_some(), puzzle.conflict().is_some());
+    }
+});
