@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Default number of probes for [`estimate`].
-pub const DEFAULT_SAMPLES: u64 = 10_000;
+pub const DEFAULT_SAMPLES: u64 = 40_000;
 
 /// Default number of strata (exhaustively expanded top pieces) for [`estimate`].
 pub const DEFAULT_STRATA: usize = 256;
@@ -413,6 +413,65 @@ pub fn split_depth(
     })
 }
 
+/// Random sub-puzzles for timing the engine: each is found by walking down a random path until
+/// the estimated tree below (in [`Estimate::nodes`] units) is at most `max_nodes`, and comes
+/// with that estimate. Dividing the time an engine takes to count them by the sum of their
+/// estimates gives seconds per estimated node, whatever the engine counts as a node.
+pub fn timing_samples(
+    puzzle: &Puzzle,
+    engine: EngineChoice,
+    max_nodes: f64,
+    count: usize,
+    seed: u64,
+) -> Vec<(Puzzle, f64)> {
+    if puzzle.conflict().is_some() {
+        return Vec::new();
+    }
+    let shape = puzzle.shape();
+    if uses_nine(shape, engine) {
+        Nine::new(puzzle).map_or_else(Vec::new, |r| {
+            timing_engine(&r, shape, max_nodes, count, seed)
+        })
+    } else {
+        Generic::new(puzzle).map_or_else(Vec::new, |r| {
+            timing_engine(&r, shape, max_nodes, count, seed)
+        })
+    }
+}
+
+fn timing_engine<E: Engine>(
+    root: &E,
+    shape: Shape,
+    max_nodes: f64,
+    count: usize,
+    seed: u64,
+) -> Vec<(Puzzle, f64)> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    let mut kids = Vec::new();
+    // Dead ends can make a walk fail; give up after a bounded number of restarts.
+    for _ in 0..count * 8 {
+        if out.len() >= count {
+            break;
+        }
+        let mut state = root.clone();
+        loop {
+            let size = work_of(&state, rng.next_u64()).unwrap_or(1.0);
+            if size <= max_nodes {
+                out.push((part_of(&state, shape, 0.0).puzzle, size));
+                break;
+            }
+            kids.clear();
+            if state.expand(&mut kids) == Expansion::Solved || kids.is_empty() {
+                break;
+            }
+            let pick = rng.below(kids.len());
+            state = kids.swap_remove(pick);
+        }
+    }
+    out
+}
+
 fn part_of<E: Engine>(state: &E, shape: Shape, work: f64) -> Part {
     Part {
         // The engine's values are in 0..=N by construction.
@@ -531,8 +590,12 @@ mod tests {
     #[test]
     fn exact_on_small_trees() {
         let p = Puzzle::empty(Shape::new(2, 2).unwrap());
-        let e = estimate(&p, 100, 1).unwrap();
-        // The 4×4 tree is small enough for the top expansion to finish it.
+        let options = EstimateOptions {
+            strata: 100_000,
+            ..EstimateOptions::default()
+        };
+        let e = estimate_with(&p, &options, None, None).unwrap();
+        // Enough strata for the top expansion to finish the 4×4 tree.
         assert!(e.exact);
         assert_eq!(e.solutions, 288.0);
     }

@@ -374,18 +374,47 @@ fn sci(x: f64) -> String {
     }
 }
 
-/// The engine's node rate on this puzzle, from a short serial count: (nodes/s, exact count if
-/// the count finished).
-fn measure_rate(puzzle: &Puzzle, engine: EngineChoice, secs: f64) -> (f64, Option<u128>) {
+/// Seconds the engine takes per estimated node ([`sudoku_enum::estimate::Estimate::nodes`]
+/// units, which the engines may count differently), measured by counting for about `secs`:
+/// first the whole puzzle (giving the exact count when that finishes in time), else random
+/// sub-puzzles of known estimated size. `None` when nothing finished in time.
+fn measure_speed(
+    puzzle: &Puzzle,
+    engine: EngineChoice,
+    secs: f64,
+    est_nodes: f64,
+) -> (Option<f64>, Option<u128>) {
     let started = Instant::now();
-    let shared = Shared::new(None)
-        .with_cancel(&CANCEL)
-        .with_deadline(Some(started + Duration::from_secs_f64(secs)));
-    let options = Options { threads: 1, engine };
-    let o = search(puzzle, &options, &shared, |_| CountSink, |_, _| {});
-    let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-    let exact = o.complete().then_some(o.solutions);
-    (o.stats.nodes as f64 / elapsed, exact)
+    let deadline = started + Duration::from_secs_f64(secs);
+    let count = |p: &Puzzle, until: Instant| {
+        let shared = Shared::new(None)
+            .with_cancel(&CANCEL)
+            .with_deadline(Some(until));
+        let options = Options { threads: 1, engine };
+        search(p, &options, &shared, |_| CountSink, |_, _| {})
+    };
+    let whole = count(puzzle, started + Duration::from_secs_f64(secs / 2.0));
+    if whole.complete() {
+        let t = started.elapsed().as_secs_f64();
+        return (Some(t / est_nodes.max(1.0)), Some(whole.solutions));
+    }
+    // Pieces meant to take about a twentieth of the time each at a typical speed.
+    const TYPICAL_NODES_PER_S: f64 = 2e6;
+    let max_nodes = (TYPICAL_NODES_PER_S * secs / 20.0).max(1000.0);
+    let (mut time, mut nodes) = (0.0, 0.0);
+    for seed in 0..1000 {
+        if Instant::now() >= deadline {
+            break;
+        }
+        for (p, size) in estimate::timing_samples(puzzle, engine, max_nodes, 1, seed) {
+            let t0 = Instant::now();
+            if count(&p, deadline).complete() {
+                time += t0.elapsed().as_secs_f64();
+                nodes += size;
+            }
+        }
+    }
+    ((nodes > 0.0).then(|| time / nodes), None)
 }
 
 /// `sudoku-enum estimate`.
@@ -438,13 +467,13 @@ pub fn estimate(args: EstimateArgs) -> u8 {
                 return Ok(());
             }
         };
-        let (rate, exact) = if args.calibrate > 0.0 {
-            let (r, e) = measure_rate(&puzzle, engine, args.calibrate);
-            (Some(r), e)
+        let (per_node, exact) = if args.calibrate > 0.0 && !est.exact {
+            measure_speed(&puzzle, engine, args.calibrate, est.nodes)
         } else {
             (None, None)
         };
-        let predicted = rate.filter(|&r| r > 0.0).map(|r| est.nodes / r);
+        let rate = per_node.filter(|&s| s > 0.0).map(|s| 1.0 / s);
+        let predicted = per_node.map(|s| est.nodes * s);
         if args.json {
             let mut m = Map::new();
             m.insert("source".into(), json!(source));

@@ -333,10 +333,12 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             }
         };
         let mut seen_any = false;
+        let mut read_failed = false;
         for item in Reader::new(input, cfg.parse) {
             let Parsed { line, puzzle } = match item {
                 Ok(p) => p,
                 Err(ReadError::Parse(e)) => {
+                    seen_any = true;
                     eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
                     summary.unreadable += 1;
                     if cfg.strict {
@@ -347,6 +349,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 Err(ReadError::Io(e)) => {
                     eprintln!("sudoku-enum: {name}: read error: {e}");
                     summary.io_errors += 1;
+                    read_failed = true;
                     break;
                 }
             };
@@ -399,7 +402,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 break 'files;
             }
         }
-        if !seen_any && summary.io_errors == 0 && summary.unreadable == 0 {
+        if !seen_any && !read_failed {
             eprintln!("sudoku-enum: {name}: no puzzle found");
             summary.unreadable += 1;
         }

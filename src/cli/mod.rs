@@ -245,6 +245,7 @@ fn run_batch(cfg: &Config) -> Result<u8, Fatal> {
         };
         let mut reader = Reader::new(input, cfg.parse);
         let mut seen_any = false;
+        let mut read_failed = false;
         loop {
             let mut chunk = Vec::with_capacity(CHUNK);
             let mut io_error = None;
@@ -297,13 +298,14 @@ fn run_batch(cfg: &Config) -> Result<u8, Fatal> {
             if let Some(e) = io_error {
                 eprintln!("sudoku-enum: {name}: read error: {e}");
                 summary.io_errors += 1;
+                read_failed = true;
                 break;
             }
             if CANCEL.load(Relaxed) {
                 break 'files;
             }
         }
-        if !seen_any && summary.io_errors == 0 {
+        if !seen_any && !read_failed {
             out.flush()?;
             eprintln!("sudoku-enum: {name}: no puzzle found");
             summary.unreadable += 1;

@@ -1,0 +1,395 @@
+//! Splitting a count over processes (`split`, `count --json`, `merge`) and estimating it
+//! (`estimate`).
+
+use crate::oracle;
+use crate::util::puzzle_path;
+use assert_cmd::Command;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use sudoku_enum::estimate::{self, EstimateOptions};
+use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
+
+/// The 6×6 board with its first row fixed: 28,200,960 / 720 = 39,168 solutions.
+const ROW6: &str = "123456..............................";
+/// The 9×9 first band plus a fourth row: 632,016 solutions (a fraction of a second).
+const BAND4: &str =
+    "123456789456789123789123456231564897.............................................";
+
+fn cmd() -> Command {
+    Command::cargo_bin("sudoku-enum").expect("binary built")
+}
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = cmd()
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .expect("write");
+    path.display().to_string()
+}
+
+fn parse(line: &str) -> Puzzle {
+    sudoku_enum::parse::parse_one(line, &Default::default()).expect("a puzzle")
+}
+
+fn exact(p: &Puzzle) -> u128 {
+    let o = count(p, None, &Options::default());
+    assert!(o.complete());
+    o.solutions
+}
+
+/// Random puzzles with 10³..=10⁶ solutions (deterministic).
+fn puzzles_with_many_solutions(want: usize) -> Vec<Puzzle> {
+    let mut rng = oracle::Rng::new(2024);
+    let mut found = Vec::new();
+    let shapes = [Shape::new(2, 3).expect("shape"), Shape::NINE];
+    for round in 0..400 {
+        if found.len() >= want {
+            break;
+        }
+        let shape = shapes[round % 2];
+        let keep = if shape == Shape::NINE { 30 } else { 12 };
+        let p = oracle::random_puzzle(shape, keep + round % 7, &mut rng);
+        let o = count(&p, Some(1_000_001), &Options::default());
+        if o.complete() && (1_000..=1_000_000).contains(&o.solutions) {
+            found.push(p);
+        }
+    }
+    assert!(found.len() >= want, "only {} puzzles found", found.len());
+    found
+}
+
+#[test]
+fn parts_add_up_to_the_whole() {
+    for p in puzzles_with_many_solutions(6) {
+        let whole = exact(&p);
+        for k in [1, 2, 10, 97] {
+            let parts = estimate::split(&p, k, EngineChoice::Auto, None).expect("valid");
+            let sum: u128 = parts.iter().map(|part| exact(&part.puzzle)).sum();
+            assert_eq!(sum, whole, "{p:?} in {k} parts");
+            // Every part keeps the original givens.
+            for part in &parts {
+                assert!(p
+                    .cells()
+                    .iter()
+                    .zip(part.puzzle.cells())
+                    .all(|(&g, &v)| g == 0 || g == v));
+            }
+        }
+        let by_depth = estimate::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
+        assert_eq!(
+            by_depth.iter().map(|q| exact(&q.puzzle)).sum::<u128>(),
+            whole
+        );
+    }
+}
+
+#[test]
+fn parts_partition_the_solution_set() {
+    let mut rng = oracle::Rng::new(77);
+    let shape = Shape::new(2, 3).expect("shape");
+    let mut checked = 0;
+    for round in 0..200 {
+        let p = oracle::random_puzzle(shape, 15 + round % 10, &mut rng);
+        let whole: HashSet<Vec<u8>> = oracle::solutions(&p, 20_001).into_iter().collect();
+        if !(50..=20_000).contains(&whole.len()) {
+            continue;
+        }
+        for k in [3, 16, 200] {
+            let mut union = HashSet::new();
+            for part in estimate::split(&p, k, EngineChoice::Auto, None).expect("valid") {
+                for s in sudoku_enum::solutions(&part.puzzle, u64::MAX) {
+                    assert!(p.is_solution(&s));
+                    assert!(union.insert(s), "two parts share a solution ({k} parts)");
+                }
+            }
+            assert_eq!(union, whole, "{p:?} in {k} parts");
+        }
+        checked += 1;
+        if checked == 5 {
+            break;
+        }
+    }
+    assert_eq!(checked, 5);
+}
+
+#[test]
+fn split_prints_tagged_parts_in_search_order() {
+    let input = format!("{ROW6}\n{BAND4}\n{ROW6}\n");
+    let (code, out, err) = run(&["split", "--parts", "5", "-q"], &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the same puzzle as <stdin>:1"), "{err}");
+    let headers: Vec<&str> = out.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(headers.len(), 2, "{out}");
+    let ids: HashSet<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            l.split(" of=")
+                .nth(1)
+                .expect("of=")
+                .split(' ')
+                .next()
+                .expect("id")
+        })
+        .collect();
+    assert_eq!(ids.len(), 2);
+    for line in out.lines().filter(|l| !l.starts_with('#')) {
+        let mut words = line.split(' ');
+        let grid = words.next().expect("grid");
+        assert!(grid.len() == 36 || grid.len() == 81, "{line}");
+        assert!(words.next().expect("part").starts_with("part="), "{line}");
+    }
+    let sum = |len: usize| -> u128 {
+        out.lines()
+            .filter(|l| !l.starts_with('#') && l.find(' ') == Some(len))
+            .map(|l| exact(&parse(l)))
+            .sum()
+    };
+    assert_eq!(sum(36), 39_168);
+    assert_eq!(sum(81), 632_016);
+    // A puzzle propagation already solves is one part: the grid.
+    let solved = "123456456123231564564231312645645312";
+    let (code, out, _) = run(&["split", "-k", "4", "-q"], &format!("{solved}\n"));
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| !l.starts_with('#')).count(), 1);
+    assert!(out.contains(&format!("{solved} part=1/1 of=")), "{out}");
+    // Invalid givens: no parts, exit 1.
+    let (code, _, err) = run(&["split", "-k", "4", "-q"], &format!("11{}\n", &ROW6[2..]));
+    assert_eq!(code, 1);
+    assert!(err.contains("invalid"), "{err}");
+}
+
+fn have_parallel() -> bool {
+    std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn recipe_with_gnu_parallel_merges_to_the_exact_total() {
+    if !have_parallel() {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-enum");
+    let bin = bin.display();
+    let input = write(dir.path(), "puzzles.txt", &format!("{ROW6}\n{BAND4}\n"));
+    let script = format!(
+        "set -eu\n\
+         cd '{d}'\n\
+         '{bin}' split --parts 24 -q '{input}' > parts.txt\n\
+         grep -v '^#' parts.txt | parallel -j 2 --pipe -N 1 '{bin}' count --json -q -j 1 \
+         > results.jsonl\n\
+         '{bin}' merge -q --parts parts.txt results.jsonl\n",
+        d = dir.path().display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(": 39168 solutions ("), "{stdout}");
+    assert!(stdout.contains(": 632016 solutions ("), "{stdout}");
+    let total = 39_168 + 632_016;
+    assert!(
+        stdout.contains(&format!("total: {total} solutions (")),
+        "{stdout}"
+    );
+}
+
+/// A split of ROW6 into 6 parts, and their `count --json` results (one line per part).
+fn split_and_count(dir: &Path) -> (String, Vec<String>) {
+    let input = write(dir, "row6.txt", &format!("{ROW6}\n"));
+    let (code, parts, err) = run(&["split", "--parts", "6", "-q", &input], "");
+    assert_eq!(code, 0, "{err}");
+    let parts_path = write(dir, "parts.txt", &parts);
+    let (code, results, err) = run(&["count", "--json", "-q", "-j", "1", &parts_path], "");
+    assert_eq!(code, 0, "{err}");
+    (parts_path, results.lines().map(str::to_string).collect())
+}
+
+#[test]
+fn merge_adds_up_complete_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, results) = split_and_count(dir.path());
+    assert!(results.len() >= 6);
+    let (code, out, err) = run(&["merge", "--parts", &parts], &results.join("\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("total: 39168 solutions ({} parts)\n", results.len())
+    );
+    // Any order, several files, JSON.
+    let mut shuffled = results.clone();
+    shuffled.reverse();
+    let a = write(dir.path(), "a.jsonl", &(shuffled[..2].join("\n") + "\n"));
+    let b = write(dir.path(), "b.jsonl", &(shuffled[2..].join("\n") + "\n"));
+    let (code, out, _) = run(&["merge", "--json", "--parts", &parts, &a, &b], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["solutions"], 39168);
+    assert_eq!(v["parts"], results.len());
+    assert_eq!(v["complete"], true);
+}
+
+#[test]
+fn merge_refuses_a_missing_part() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, results) = split_and_count(dir.path());
+    let (code, out, err) = run(&["merge", "--parts", &parts], &results[1..].join("\n"));
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    let first = results[0].clone();
+    let v: serde_json::Value = serde_json::from_str(&first).expect("json");
+    let grid = v["puzzle"].as_str().expect("puzzle");
+    assert!(
+        err.contains(&format!("part 1/{} of ", results.len())) && err.contains("has no result"),
+        "{err}"
+    );
+    assert!(err.contains(grid), "{err}");
+    assert!(err.contains("refusing to add up"), "{err}");
+}
+
+#[test]
+fn merge_refuses_a_duplicated_part() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, mut results) = split_and_count(dir.path());
+    results.push(results[2].clone());
+    let (code, out, err) = run(&["merge", "--parts", &parts], &results.join("\n"));
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.contains(&format!("part 3/{} of ", results.len() - 1)) && err.contains("duplicated"),
+        "{err}"
+    );
+}
+
+#[test]
+fn merge_refuses_an_incomplete_part() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, mut results) = split_and_count(dir.path());
+    let v: serde_json::Value = serde_json::from_str(&results[1]).expect("json");
+    let grid = v["puzzle"].as_str().expect("puzzle").to_string();
+    let (code, limited, _) = run(&["count", "--json", "-q", "--limit", "3"], &grid);
+    assert_eq!(code, 0);
+    results[1] = limited.trim().to_string();
+    let (code, out, err) = run(&["merge", "--parts", &parts], &results.join("\n"));
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.contains(&format!("part 2/{} of ", results.len()))
+            && err.contains("incomplete (limit reached)"),
+        "{err}"
+    );
+    assert!(!err.contains("has no result"), "{err}");
+}
+
+#[test]
+fn merge_refuses_a_result_of_no_part() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, mut results) = split_and_count(dir.path());
+    let (_, other, _) = run(&["count", "--json", "-q"], &format!("{BAND4}\n"));
+    results.push(other.trim().to_string());
+    let (code, _, err) = run(&["merge", "--parts", &parts], &results.join("\n"));
+    assert_eq!(code, 2);
+    assert!(err.contains("belongs to no part"), "{err}");
+    // A parts file that is not one.
+    let bad = write(dir.path(), "bad.txt", &format!("{ROW6}\n"));
+    let (code, _, err) = run(&["merge", "--parts", &bad], &results.join("\n"));
+    assert_eq!(code, 2);
+    assert!(err.contains("not a part line"), "{err}");
+}
+
+fn within(estimate: f64, truth: f64, tolerance: f64) -> bool {
+    (estimate / truth - 1.0).abs() <= tolerance
+}
+
+#[test]
+fn estimator_is_within_five_percent_on_empty_boards() {
+    let cases = [
+        (Shape::NINE, 6_670_903_752_021_072_936_960f64),
+        (Shape::new(2, 4).expect("shape"), 29_136_487_207_403_520f64),
+        (Shape::new(2, 3).expect("shape"), 28_200_960f64),
+    ];
+    for (shape, truth) in cases {
+        let started = std::time::Instant::now();
+        let options = EstimateOptions {
+            seed: 42,
+            ..EstimateOptions::default()
+        };
+        let e =
+            estimate::estimate_with(&Puzzle::empty(shape), &options, None, None).expect("valid");
+        eprintln!(
+            "{shape}: {:.4e} (truth {truth:.4e}, {:+.2}%), 95% CI {:.4e}..{:.4e}, {:.4e} nodes, \
+             {} probes, {:.2} s",
+            e.solutions,
+            (e.solutions / truth - 1.0) * 100.0,
+            e.ci95.0,
+            e.ci95.1,
+            e.nodes,
+            e.samples,
+            started.elapsed().as_secs_f64()
+        );
+        assert!(within(e.solutions, truth, 0.05), "{shape}: {e:?}");
+        assert!(e.ci95.0 < e.solutions && e.solutions < e.ci95.1);
+    }
+    // The generic engine's tree size is what `count` reports as nodes (6×6, first row fixed).
+    let p = parse(ROW6);
+    let e = estimate::estimate(&p, 10_000, 7).expect("valid");
+    let o = count(&p, None, &Options::default());
+    assert!(within(e.solutions, 39_168.0, 0.05), "{e:?}");
+    assert!(
+        within(e.nodes, o.stats.nodes as f64, 0.05),
+        "{e:?} vs {o:?}"
+    );
+}
+
+#[test]
+fn estimate_cli_reports_the_count_and_a_prediction() {
+    let (code, out, err) = run(
+        &["estimate", "--json", "-q", "--seed", "1"],
+        &format!("{BAND4}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let sols = v["solutions"].as_f64().expect("solutions");
+    assert!(within(sols, 632_016.0, 0.05), "{out}");
+    assert!(v["ci95"][0].as_f64() < Some(sols));
+    assert!(v["nodes"].as_f64() > Some(sols));
+    assert!(
+        v["predicted_s"].as_f64().is_some() || v["counted"] == 632_016,
+        "{out}"
+    );
+    let path = puzzle_path("empty6x6.txt");
+    let (code, out, _) = run(&["estimate", "-q", &path.display().to_string()], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("about 2.") && out.contains("e7 solutions (95% CI"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["estimate", "-q"], "................\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("counted exactly: 288 solutions"), "{out}");
+}
