@@ -416,13 +416,13 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         if dest.target.is_none() && e.kind() == io::ErrorKind::BrokenPipe {
             return Err(Fatal::BrokenPipe);
         }
-        let place = dest
-            .partial
-            .as_ref()
-            .map_or("standard output".to_string(), |p| p.display().to_string());
-        return Err(Fatal::Message(format!(
-            "{place}: {e}; the complete lines written before the error are kept there"
-        )));
+        return Err(Fatal::Message(match &dest.partial {
+            Some(p) => format!(
+                "{}: {e}; the complete lines written before the error are kept there",
+                p.display()
+            ),
+            None => format!("cannot write to standard output: {e}"),
+        }));
     }
     if interrupted {
         let place = dest

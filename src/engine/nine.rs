@@ -435,9 +435,96 @@ impl Nine {
     }
 
     /// The number of solutions of a state whose open cells all have two candidates: 0 or a
-    /// power of two (see the module docs). Fix one cell per component, propagate, double.
+    /// power of two (see the module docs). Solves the parity equations directly when the state
+    /// allows it ([`Nine::count_parity`]), else fixes one cell per component and propagates.
     #[inline(never)]
     fn count_bivalue(&self) -> u64 {
+        match self.count_parity() {
+            Some(n) => n,
+            None => self.count_bivalue_slow(),
+        }
+    }
+
+    /// The parity-equation count of a state whose open cells all have two candidates, or `None`
+    /// when some house holds an open digit at one place or at more than two (a hidden single
+    /// or worse, left for propagation).
+    ///
+    /// Each open cell `c` is a variable `x_c`: 0 when it takes the lower of its two candidates.
+    /// Every house where digit `d` is not placed and has exactly two open positions `u`, `v`
+    /// gives one equation: exactly one of them takes `d`, i.e. `x_u ⊕ x_v = 1 ⊕ l_u ⊕ l_v`
+    /// (`l` = `d` is the lower candidate there). Each such equation is necessary, so an
+    /// inconsistent set means no solution. When every open digit of every house has two
+    /// positions (checked: none has more; as each house with `k` open cells has `2k` candidate
+    /// positions for its `k` open digits — propagation keeps placed digits out of their peers —
+    /// none then has fewer), the equations say exactly that every house holds every digit
+    /// once, so the solutions are the `2^k` solutions of a consistent system, `k` = the open
+    /// cells minus the independent equations (a union–find with parities over the cells).
+    fn count_parity(&self) -> Option<u64> {
+        // lo[9b + d]: the open cells of band b whose lower candidate is d.
+        let mut lo = [0u32; 27];
+        for b in 0..3 {
+            let mut seen = 0;
+            for d in 0..9 {
+                let x = self.cand[9 * b + d] & self.unsolved[b];
+                lo[9 * b + d] = x & !seen;
+                seen |= x;
+            }
+        }
+        let mut uf = ParityUf::new();
+        let mut ok = true;
+        for d in 0..9 {
+            // Per column: the first open cell of the digit and its `l`, or DONE after two.
+            let mut col_first = [NONE; 9];
+            for b in 0..3 {
+                let a = self.cand[9 * b + d] & self.unsolved[b];
+                let l = lo[9 * b + d];
+                let base = 27 * b as u32;
+                for k in 0..3 {
+                    // Row k and box k of the band.
+                    for x in [a & (0x1FF << (9 * k)), a & (BOX_CELLS << (3 * k))] {
+                        if x == 0 {
+                            continue;
+                        }
+                        if x.count_ones() != 2 {
+                            return None;
+                        }
+                        let p = x.trailing_zeros();
+                        let q = (x & (x - 1)).trailing_zeros();
+                        let w = 1 ^ ((l >> p) & 1) ^ ((l >> q) & 1);
+                        ok &= uf.union(base + p, base + q, w);
+                    }
+                }
+                let mut s = a;
+                while s != 0 {
+                    let p = s.trailing_zeros();
+                    s &= s - 1;
+                    let c = (p % 9) as usize;
+                    let cell = base + p;
+                    let f = col_first[c];
+                    if f == NONE {
+                        col_first[c] = cell | ((l >> p) & 1) << 7;
+                    } else if f == DONE {
+                        return None;
+                    } else {
+                        let w = 1 ^ (f >> 7) ^ ((l >> p) & 1);
+                        ok &= uf.union(f & 0x7F, cell, w);
+                        col_first[c] = DONE;
+                    }
+                }
+            }
+            if col_first.iter().any(|&f| f != NONE && f != DONE) {
+                return None;
+            }
+        }
+        if !ok {
+            return Some(0);
+        }
+        let open = self.open_cells() as u32;
+        Some(1u64 << (open - uf.merges))
+    }
+
+    /// The old way of [`Nine::count_bivalue`]: fix one cell per component and propagate.
+    fn count_bivalue_slow(&self) -> u64 {
         // Propagation keeps every open cell at two candidates (a cell that loses one is placed);
         // the argument needs hidden singles applied everywhere, so propagate fully first.
         let mut st = *self;
@@ -488,6 +575,72 @@ impl Nine {
             }
         }
         br.digits.count_ones() as usize
+    }
+}
+
+/// The cells of box 0 of a band.
+const BOX_CELLS: u32 = 7 | 7 << 9 | 7 << 18;
+/// `col_first` markers of [`Nine::count_parity`]: no cell yet / two cells seen.
+const NONE: u32 = 0xFF;
+const DONE: u32 = 0xFE;
+
+/// A union–find over the 81 cells whose links carry parities (`x_child ⊕ x_parent`).
+struct ParityUf {
+    parent: [u8; 81],
+    parity: [u8; 81],
+    /// The successful unions (independent equations).
+    merges: u32,
+}
+
+impl ParityUf {
+    fn new() -> ParityUf {
+        const IDENT: [u8; 81] = {
+            let mut t = [0u8; 81];
+            let mut i = 0;
+            while i < 81 {
+                t[i] = i as u8;
+                i += 1;
+            }
+            t
+        };
+        ParityUf {
+            parent: IDENT,
+            parity: [0; 81],
+            merges: 0,
+        }
+    }
+
+    /// The root of `x` and `x ⊕ x_root`, compressing the path.
+    #[inline(always)]
+    fn find(&mut self, x: u32) -> (u32, u32) {
+        let (mut r, mut p) = (x as usize, 0u32);
+        while self.parent[r] as usize != r {
+            p ^= self.parity[r] as u32;
+            r = self.parent[r] as usize;
+        }
+        let (mut y, mut q) = (x as usize, p);
+        while y != r {
+            let (next, py) = (self.parent[y] as usize, self.parity[y] as u32);
+            self.parent[y] = r as u8;
+            self.parity[y] = q as u8;
+            q ^= py;
+            y = next;
+        }
+        (r as u32, p)
+    }
+
+    /// Add `x_u ⊕ x_v = w`; false when it contradicts the earlier equations.
+    #[inline(always)]
+    fn union(&mut self, u: u32, v: u32, w: u32) -> bool {
+        let (ru, pu) = self.find(u);
+        let (rv, pv) = self.find(v);
+        if ru == rv {
+            return pu ^ pv == w;
+        }
+        self.parent[ru as usize] = rv as u8;
+        self.parity[ru as usize] = (pu ^ pv ^ w) as u8;
+        self.merges += 1;
+        true
     }
 }
 
