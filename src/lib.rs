@@ -6,6 +6,22 @@
 //! The flow is `text → parse → Puzzle → engine state → search → Sink`, and one search routine
 //! serves every mode: counting, checking uniqueness (limit 2), solving (limit 1) and dumping
 //! (limit N) differ only in the sink and the limit.
+//!
+//! ```
+//! use sudoku_enum::parse::{parse_one, ParseOptions};
+//! use sudoku_enum::{count, is_unique, solutions, Options, Puzzle, Shape};
+//!
+//! let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+//! let p = parse_one(line, &ParseOptions::default()).unwrap();
+//! assert!(is_unique(&p));
+//! assert!(p.is_solution(&solutions(&p, 1)[0]));
+//!
+//! // Any box shape: the 288 grids of 4×4, exactly, and a limit that stops at exactly N.
+//! let empty = Puzzle::empty(Shape::new(2, 2).unwrap());
+//! assert_eq!(count(&empty, None, &Options::default()).solutions, 288);
+//! let some = count(&empty, Some(100), &Options::default());
+//! assert_eq!((some.solutions, some.complete()), (100, false));
+//! ```
 #![deny(missing_docs)]
 
 pub mod control;

@@ -42,6 +42,6 @@ pub trait Engine: Sized + Clone + Send + Sync {
     /// The determined values, 0 where still open (N² entries, row-major).
     fn values(&self) -> Vec<u8>;
 
-    /// A number estimating how constrained the state is (open cells); used to order splitting.
+    /// Number of cells not yet determined.
     fn open_cells(&self) -> usize;
 }

@@ -140,6 +140,18 @@ const ONE_COL_BOX: [u16; 512] = {
     t
 };
 
+/// `OTHER[i]` for a digit-band `i = 9 * band + digit`: the same digit's two other bands.
+const OTHER: [(u8, u8); 27] = {
+    let mut t = [(0u8, 0u8); 27];
+    let mut i = 0;
+    while i < 27 {
+        let (b, d) = (i / 9, i % 9);
+        t[i] = ((9 * ((b + 1) % 3) + d) as u8, (9 * ((b + 2) % 3) + d) as u8);
+        i += 1;
+    }
+    t
+};
+
 /// Spread a 9-bit column set over the three rows of a band.
 #[inline(always)]
 fn spread(cols: u32) -> u32 {
@@ -229,14 +241,12 @@ impl Nine {
             return Err(Dead);
         }
         let cols = spread(ONE_COL_BOX[fold(a) as usize] as u32);
-        let mut digit_mark = 0;
-        for k in 0..3 {
-            let x = self.cand[9 * k + d];
-            digit_mark |= (((x & cols) != 0) as u32) << (9 * k);
-            self.cand[9 * k + d] = x & !cols;
-        }
+        let (j1, j2) = (OTHER[i].0 as usize, OTHER[i].1 as usize);
+        let (x1, x2) = (self.cand[j1], self.cand[j2]);
+        self.cand[j1] = x1 & !cols;
+        self.cand[j2] = x2 & !cols;
         self.cand[i] = a;
-        let mut mark = digit_mark << d;
+        let mut mark = ((x1 & cols != 0) as u32) << j1 | ((x2 & cols != 0) as u32) << j2;
         let s = (SINGLE[(a & 0x1FF) as usize] as u32
             | (SINGLE[((a >> 9) & 0x1FF) as usize] as u32) << 9
             | (SINGLE[((a >> 18) & 0x1FF) as usize] as u32) << 18)
