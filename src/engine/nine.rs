@@ -23,12 +23,14 @@
 //!
 //! Only the digit-bands that really changed are marked (branch-free, from the bits removed).
 //! When nothing is dirty: **naked singles** (a once/twice sweep over the nine digits of each
-//! band; an open cell with no candidate is a contradiction). Placing a single only clears the
+//! band that changed since the last such sweep; an open cell with no candidate is a
+//! contradiction). Placing a single only clears the
 //! digit from the cell's row and box inside its band and marks it dirty: the row-single rule
 //! finishes the job.
 //!
 //! **Hidden singles in columns and boxes** (per digit, a once/twice sweep over the nine row
-//! segments; an empty column is a contradiction) run when the rest is quiet, for the states
+//! segments, for the digits that changed since the last such sweep; an empty column is a
+//! contradiction) run when the rest is quiet, for the states
 //! handed out by [`Engine::new`] and [`Engine::expand`] (so those are fully propagated, as the
 //! trait asks) and in the bivalue count below; inside `search` they cost more than the nodes they
 //! save (`SEARCH_HIDDEN`), so the internal nodes skip them.
@@ -140,6 +142,49 @@ const ONE_COL_BOX: [u16; 512] = {
     t
 };
 
+/// `MINI_AT[k][x]`: `MINI[x]` for row `k` of a band, in place in the mini-row matrix.
+const MINI_AT: [[u16; 512]; 3] = {
+    let mut t = [[0u16; 512]; 3];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            t[k][x] = (MINI[x] as u16) << (3 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// `SINGLE_AT[k][x]`: `SINGLE[x]` for row `k` of a band, in place in the band.
+const SINGLE_AT: [[u32; 512]; 3] = {
+    let mut t = [[0u32; 512]; 3];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            t[k][x] = (SINGLE[x] as u32) << (9 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// `COL_LOCK[o]` for a 9-bit column occupancy `o` of a digit in a band: the columns of `o`
+/// alone in their box, spread over the three rows of a band (what leaves the other bands).
+const COL_LOCK: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut o = 0;
+    while o < 512 {
+        let c = ONE_COL_BOX[o] as u32;
+        t[o] = c | c << 9 | c << 18;
+        o += 1;
+    }
+    t
+};
+
 /// `OTHER[i]` for a digit-band `i = 9 * band + digit`: the same digit's two other bands.
 const OTHER: [(u8, u8); 27] = {
     let mut t = [(0u8, 0u8); 27];
@@ -231,25 +276,25 @@ impl Nine {
     /// `dirty`; this one's mark is cleared.
     #[inline(always)]
     fn process(&mut self, i: usize, dirty: &mut u32) -> Result<(), Dead> {
-        let (b, d) = (i / 9, i % 9);
+        let b = i / 9;
         let a = self.cand[i];
-        let m = MINI[(a & 0x1FF) as usize] as usize
-            | (MINI[((a >> 9) & 0x1FF) as usize] as usize) << 3
-            | (MINI[((a >> 18) & 0x1FF) as usize] as usize) << 6;
+        let m = (MINI_AT[0][(a & 0x1FF) as usize]
+            | MINI_AT[1][((a >> 9) & 0x1FF) as usize]
+            | MINI_AT[2][(a >> 18) as usize]) as usize;
         let a = a & PERM_KEEP[m];
         if a == 0 {
             return Err(Dead);
         }
-        let cols = spread(ONE_COL_BOX[fold(a) as usize] as u32);
+        let cols = COL_LOCK[fold(a) as usize];
         let (j1, j2) = (OTHER[i].0 as usize, OTHER[i].1 as usize);
         let (x1, x2) = (self.cand[j1], self.cand[j2]);
         self.cand[j1] = x1 & !cols;
         self.cand[j2] = x2 & !cols;
         self.cand[i] = a;
         let mut mark = ((x1 & cols != 0) as u32) << j1 | ((x2 & cols != 0) as u32) << j2;
-        let s = (SINGLE[(a & 0x1FF) as usize] as u32
-            | (SINGLE[((a >> 9) & 0x1FF) as usize] as u32) << 9
-            | (SINGLE[((a >> 18) & 0x1FF) as usize] as u32) << 18)
+        let s = (SINGLE_AT[0][(a & 0x1FF) as usize]
+            | SINGLE_AT[1][((a >> 9) & 0x1FF) as usize]
+            | SINGLE_AT[2][(a >> 18) as usize])
             & self.unsolved[b];
         if s != 0 {
             self.unsolved[b] &= !s;
@@ -269,10 +314,10 @@ impl Nine {
 
     /// Naked singles of every band; dead on an open cell without candidates.
     #[inline(always)]
-    fn naked_singles(&mut self, dirty: &mut u32) -> Result<(), Dead> {
+    fn naked_singles(&mut self, touched: u32, dirty: &mut u32) -> Result<(), Dead> {
         for b in 0..3 {
             let u = self.unsolved[b];
-            if u == 0 {
+            if u == 0 || touched & (0x1FF << (9 * b)) == 0 {
                 continue;
             }
             let (mut one, mut two) = (0u32, 0u32);
@@ -284,25 +329,28 @@ impl Nine {
             if u & !one != 0 {
                 return Err(Dead);
             }
-            let singles = u & !two;
-            if singles != 0 {
-                for d in 0..9 {
-                    let mut s = singles & self.cand[9 * b + d];
-                    while s != 0 {
-                        let p = s.trailing_zeros() as usize;
-                        s &= s - 1;
-                        self.place(d, b, p, dirty)?;
-                    }
+            let mut singles = u & !two;
+            while singles != 0 {
+                let p = singles.trailing_zeros() as usize;
+                singles &= singles - 1;
+                // An earlier single of this sweep may have taken the cell's last candidate.
+                let digits = self.digits_at(b, p);
+                if digits == 0 {
+                    return Err(Dead);
                 }
+                self.place(digits.trailing_zeros() as usize, b, p, dirty)?;
             }
         }
         Ok(())
     }
 
-    /// Hidden singles in columns and boxes; dead on a column without a position for a digit.
+    /// Hidden singles in columns and boxes of the digits in `digits` (bit `d`); dead on a
+    /// column without a position for a digit.
     #[inline(always)]
-    fn hidden_singles(&mut self, dirty: &mut u32) -> Result<(), Dead> {
-        for d in 0..9 {
+    fn hidden_singles(&mut self, mut digits: u32, dirty: &mut u32) -> Result<(), Dead> {
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let a = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
             let mut o = [0u32; 3];
             let mut t = [0u32; 3];
@@ -330,12 +378,20 @@ impl Nine {
         Ok(())
     }
 
-    /// Propagate to a fixpoint from the digit-bands marked in `dirty`.
+    /// Propagate to a fixpoint from the digit-bands marked in `dirty`. With `HIDDEN`, hidden
+    /// singles in columns and boxes are applied too, checked for the digits that changed and
+    /// those of `hid` (a digit-band mask: `BAND` when the state may hold any, 0 when it came
+    /// out of a `HIDDEN` propagation: a digit whose positions did not change keeps its
+    /// column and box counts).
     #[inline(always)]
-    fn propagate<const HIDDEN: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
+    fn propagate<const HIDDEN: bool>(&mut self, mut dirty: u32, mut hid: u32) -> Result<(), Dead> {
         loop {
+            // The digit-bands processed since the last naked-singles sweep: only their bands
+            // can hold new naked singles (every change marks its digit-band dirty).
+            let mut touched = 0;
             while dirty != 0 {
                 let mut sweep = dirty;
+                touched |= sweep;
                 dirty = 0;
                 while sweep != 0 {
                     let i = sweep.trailing_zeros() as usize;
@@ -343,14 +399,16 @@ impl Nine {
                     self.process(i, &mut dirty)?;
                 }
             }
-            self.naked_singles(&mut dirty)?;
+            self.naked_singles(touched, &mut dirty)?;
+            hid |= touched;
             if dirty != 0 {
                 continue;
             }
             if !HIDDEN || self.solved() {
                 return Ok(());
             }
-            self.hidden_singles(&mut dirty)?;
+            self.hidden_singles(fold(hid), &mut dirty)?;
+            hid = 0;
             if dirty == 0 {
                 return Ok(());
             }
@@ -363,7 +421,8 @@ impl Nine {
         let mut c = *self;
         let mut dirty = 0;
         c.place(d, b, p, &mut dirty).ok()?;
-        c.propagate::<HIDDEN>(dirty).ok()?;
+        // `self` came out of a `HIDDEN` propagation when `HIDDEN` (new, expand, count_bivalue).
+        c.propagate::<HIDDEN>(dirty, 0).ok()?;
         Some(c)
     }
 
@@ -445,100 +504,13 @@ impl Nine {
     }
 
     /// The number of solutions of a state whose open cells all have two candidates: 0 or a
-    /// power of two (see the module docs). Solves the parity equations directly when the state
-    /// allows it ([`Nine::count_parity`]), else fixes one cell per component and propagates.
+    /// power of two (see the module docs). Fix one cell per component, propagate, double.
     #[inline(never)]
     fn count_bivalue(&self) -> u64 {
-        match self.count_parity() {
-            Some(n) => n,
-            None => self.count_bivalue_slow(),
-        }
-    }
-
-    /// The parity-equation count of a state whose open cells all have two candidates, or `None`
-    /// when some house holds an open digit at one place or at more than two (a hidden single
-    /// or worse, left for propagation).
-    ///
-    /// Each open cell `c` is a variable `x_c`: 0 when it takes the lower of its two candidates.
-    /// Every house where digit `d` is not placed and has exactly two open positions `u`, `v`
-    /// gives one equation: exactly one of them takes `d`, i.e. `x_u ⊕ x_v = 1 ⊕ l_u ⊕ l_v`
-    /// (`l` = `d` is the lower candidate there). Each such equation is necessary, so an
-    /// inconsistent set means no solution. When every open digit of every house has two
-    /// positions (checked: none has more; as each house with `k` open cells has `2k` candidate
-    /// positions for its `k` open digits — propagation keeps placed digits out of their peers —
-    /// none then has fewer), the equations say exactly that every house holds every digit
-    /// once, so the solutions are the `2^k` solutions of a consistent system, `k` = the open
-    /// cells minus the independent equations (a union–find with parities over the cells).
-    fn count_parity(&self) -> Option<u64> {
-        // lo[9b + d]: the open cells of band b whose lower candidate is d.
-        let mut lo = [0u32; 27];
-        for b in 0..3 {
-            let mut seen = 0;
-            for d in 0..9 {
-                let x = self.cand[9 * b + d] & self.unsolved[b];
-                lo[9 * b + d] = x & !seen;
-                seen |= x;
-            }
-        }
-        let mut uf = ParityUf::new();
-        let mut ok = true;
-        for d in 0..9 {
-            // Per column: the first open cell of the digit and its `l`, or DONE after two.
-            let mut col_first = [NONE; 9];
-            for b in 0..3 {
-                let a = self.cand[9 * b + d] & self.unsolved[b];
-                let l = lo[9 * b + d];
-                let base = 27 * b as u32;
-                for k in 0..3 {
-                    // Row k and box k of the band.
-                    for x in [a & (0x1FF << (9 * k)), a & (BOX_CELLS << (3 * k))] {
-                        if x == 0 {
-                            continue;
-                        }
-                        if x.count_ones() != 2 {
-                            return None;
-                        }
-                        let p = x.trailing_zeros();
-                        let q = (x & (x - 1)).trailing_zeros();
-                        let w = 1 ^ ((l >> p) & 1) ^ ((l >> q) & 1);
-                        ok &= uf.union(base + p, base + q, w);
-                    }
-                }
-                let mut s = a;
-                while s != 0 {
-                    let p = s.trailing_zeros();
-                    s &= s - 1;
-                    let c = (p % 9) as usize;
-                    let cell = base + p;
-                    let f = col_first[c];
-                    if f == NONE {
-                        col_first[c] = cell | ((l >> p) & 1) << 7;
-                    } else if f == DONE {
-                        return None;
-                    } else {
-                        let w = 1 ^ (f >> 7) ^ ((l >> p) & 1);
-                        ok &= uf.union(f & 0x7F, cell, w);
-                        col_first[c] = DONE;
-                    }
-                }
-            }
-            if col_first.iter().any(|&f| f != NONE && f != DONE) {
-                return None;
-            }
-        }
-        if !ok {
-            return Some(0);
-        }
-        let open = self.open_cells() as u32;
-        Some(1u64 << (open - uf.merges))
-    }
-
-    /// The old way of [`Nine::count_bivalue`]: fix one cell per component and propagate.
-    fn count_bivalue_slow(&self) -> u64 {
         // Propagation keeps every open cell at two candidates (a cell that loses one is placed);
         // the argument needs hidden singles applied everywhere, so propagate fully first.
         let mut st = *self;
-        if st.propagate::<true>(0).is_err() {
+        if st.propagate::<true>(0, BAND).is_err() {
             return 0;
         }
         let mut k = 0u32;
@@ -585,72 +557,6 @@ impl Nine {
             }
         }
         br.digits.count_ones() as usize
-    }
-}
-
-/// The cells of box 0 of a band.
-const BOX_CELLS: u32 = 7 | 7 << 9 | 7 << 18;
-/// `col_first` markers of [`Nine::count_parity`]: no cell yet / two cells seen.
-const NONE: u32 = 0xFF;
-const DONE: u32 = 0xFE;
-
-/// A union–find over the 81 cells whose links carry parities (`x_child ⊕ x_parent`).
-struct ParityUf {
-    parent: [u8; 81],
-    parity: [u8; 81],
-    /// The successful unions (independent equations).
-    merges: u32,
-}
-
-impl ParityUf {
-    fn new() -> ParityUf {
-        const IDENT: [u8; 81] = {
-            let mut t = [0u8; 81];
-            let mut i = 0;
-            while i < 81 {
-                t[i] = i as u8;
-                i += 1;
-            }
-            t
-        };
-        ParityUf {
-            parent: IDENT,
-            parity: [0; 81],
-            merges: 0,
-        }
-    }
-
-    /// The root of `x` and `x ⊕ x_root`, compressing the path.
-    #[inline(always)]
-    fn find(&mut self, x: u32) -> (u32, u32) {
-        let (mut r, mut p) = (x as usize, 0u32);
-        while self.parent[r] as usize != r {
-            p ^= self.parity[r] as u32;
-            r = self.parent[r] as usize;
-        }
-        let (mut y, mut q) = (x as usize, p);
-        while y != r {
-            let (next, py) = (self.parent[y] as usize, self.parity[y] as u32);
-            self.parent[y] = r as u8;
-            self.parity[y] = q as u8;
-            q ^= py;
-            y = next;
-        }
-        (r as u32, p)
-    }
-
-    /// Add `x_u ⊕ x_v = w`; false when it contradicts the earlier equations.
-    #[inline(always)]
-    fn union(&mut self, u: u32, v: u32, w: u32) -> bool {
-        let (ru, pu) = self.find(u);
-        let (rv, pv) = self.find(v);
-        if ru == rv {
-            return pu ^ pv == w;
-        }
-        self.parent[ru as usize] = rv as u8;
-        self.parity[ru as usize] = (pu ^ pv ^ w) as u8;
-        self.merges += 1;
-        true
     }
 }
 
@@ -703,26 +609,33 @@ impl Engine for Nine {
         );
         let mut st = Nine::blank();
         let mut dirty = 0;
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                let (b, p, d) = (cell / 27, cell % 27, v as usize - 1);
+        let cells = puzzle.cells();
+        // The given cells of each band, gathered without branches (a branch per cell would be
+        // mispredicted often).
+        let mut given = [0u32; 3];
+        for (cell, &v) in cells.iter().enumerate() {
+            given[cell / 27] |= ((v != 0) as u32) << (cell % 27);
+        }
+        for (b, &g) in given.iter().enumerate() {
+            let mut g = g;
+            while g != 0 {
+                let p = g.trailing_zeros() as usize;
+                g &= g - 1;
+                let d = cells[27 * b + p] as usize - 1;
                 st.place(d, b, p, &mut dirty).ok()?;
                 // Settle the given at once: the cell leaves the other digits, the column the
-                // digit's other bands.
-                for e in 0..9 {
-                    if e != d {
-                        st.cand[9 * b + e] &= !(1 << p);
-                    }
-                }
+                // digit's other bands (in its own band `place` cleared the column but the cell).
                 for k in 0..3 {
-                    if k != b {
-                        st.cand[9 * k + d] &= !spread(1 << (p % 9));
-                    }
+                    st.cand[9 * k + d] &= !spread(1 << (p % 9));
                 }
+                for e in 0..9 {
+                    st.cand[9 * b + e] &= !(1 << p);
+                }
+                st.cand[9 * b + d] |= 1 << p;
                 st.unsolved[b] &= !(1 << p);
             }
         }
-        st.propagate::<true>(BAND).ok()?;
+        st.propagate::<true>(BAND, BAND).ok()?;
         Some(st)
     }
 
