@@ -203,7 +203,10 @@ where
         return probe_stats;
     }
     shared.reset();
-    let subs = parallel::split(root, options.threads * 32, shared);
+    // Many more pieces than workers: balance comes from the number of pieces, not from guessing
+    // their size. Fewer for big boards, whose states are large.
+    let per_worker = if shape.cells() <= 144 { 256 } else { 32 };
+    let subs = parallel::split(root, options.threads * per_worker, shared);
     parallel::run(&subs, options.threads, shared, make_sink, finish)
 }
 
