@@ -3,7 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use sudoku_enum::format::Layout;
-use sudoku_enum::Shape;
+use sudoku_enum::{EngineChoice, Shape};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -133,11 +133,21 @@ pub enum EngineArg {
     Generic,
 }
 
+impl From<EngineArg> for EngineChoice {
+    fn from(e: EngineArg) -> EngineChoice {
+        match e {
+            EngineArg::Auto => EngineChoice::Auto,
+            EngineArg::Generic => EngineChoice::Generic,
+        }
+    }
+}
+
 fn parse_layout(s: &str) -> Result<Layout, String> {
     s.parse()
 }
 
-fn parse_shape(s: &str) -> Result<Shape, String> {
+/// `--box` values.
+pub fn parse_shape(s: &str) -> Result<Shape, String> {
     s.parse::<Shape>().map_err(|e| e.to_string())
 }
 

@@ -25,7 +25,7 @@ use sudoku_enum::parse::{ParseOptions, Parsed, ReadError, Reader};
 use sudoku_enum::sink::CountSink;
 use sudoku_enum::{search, EngineChoice, Options, Puzzle, Shape, Shared};
 
-use super::args::EngineArg;
+use super::args::{parse_shape, EngineArg};
 
 /// `split` arguments.
 #[derive(Debug, Args, Clone)]
@@ -108,10 +108,6 @@ pub struct MergeArgs {
     pub quiet: bool,
 }
 
-fn parse_shape(s: &str) -> Result<Shape, String> {
-    s.parse::<Shape>().map_err(|e| e.to_string())
-}
-
 fn parse_secs0(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && (0.0..1e6).contains(&v) => Ok(v),
@@ -119,17 +115,8 @@ fn parse_secs0(s: &str) -> Result<f64, String> {
     }
 }
 
-fn engine_choice(e: EngineArg) -> EngineChoice {
-    match e {
-        EngineArg::Auto => EngineChoice::Auto,
-        EngineArg::Generic => EngineChoice::Generic,
-    }
-}
-
 fn set_threads(threads: Option<usize>) -> Result<usize, String> {
-    let n = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let n = super::thread_count(threads);
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build_global()
@@ -284,7 +271,7 @@ pub fn split(args: SplitArgs) -> u8 {
         eprintln!("sudoku-enum: --parts must be at least 1");
         return exit::ERROR;
     }
-    let engine = engine_choice(args.engine);
+    let engine = EngineChoice::from(args.engine);
     let counter = Arc::new(AtomicU64::new(0));
     let _bar = Bar::start(
         args.quiet,
@@ -426,7 +413,7 @@ pub fn estimate(args: EstimateArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    let engine = engine_choice(args.engine);
+    let engine = EngineChoice::from(args.engine);
     let options = EstimateOptions {
         samples: args.samples.max(1),
         seed: args.seed,

@@ -6,7 +6,7 @@ mod dump;
 pub mod progress;
 pub mod report;
 
-use args::{Cli, Command, Common, EngineArg};
+use args::{Cli, Command, Common};
 use progress::{Batch, Ticker};
 use rayon::prelude::*;
 use report::{Answer, Mode, Summary};
@@ -87,10 +87,7 @@ pub struct Config {
 
 impl Config {
     fn new(mode: Mode, common: Common, limit: Option<u64>) -> Config {
-        let threads = common
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+        let threads = thread_count(common.threads);
         let files = if common.files.is_empty() {
             vec![PathBuf::from("-")]
         } else {
@@ -109,10 +106,7 @@ impl Config {
             quiet: common.quiet,
             timeout: common.timeout.map(Duration::from_secs_f64),
             strict: common.strict,
-            engine: match common.engine {
-                EngineArg::Auto => EngineChoice::Auto,
-                EngineArg::Generic => EngineChoice::Generic,
-            },
+            engine: common.engine.into(),
             limit,
             explain: false,
             minimal: false,
@@ -184,6 +178,13 @@ pub fn run(cli: Cli) -> u8 {
             exit::ERROR
         }
     }
+}
+
+/// The worker count: as asked, or every core.
+pub fn thread_count(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
 }
 
 /// Name of an input for messages: the path, or `<stdin>`.
