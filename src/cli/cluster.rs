@@ -321,17 +321,7 @@ pub fn split(args: SplitArgs) -> u8 {
         out.flush()
     });
     drop(_bar);
-    finish(result.map(|errors| {
-        if errors > 0 {
-            exit::ERROR
-        } else if CANCEL.load(Relaxed) {
-            exit::INTERRUPTED
-        } else if failed {
-            exit::NO
-        } else {
-            exit::OK
-        }
-    }))
+    finish(result.map(|errors| super::exit_for(errors > 0, failed)))
 }
 
 /// Seconds as a short human phrase: `0.42 s`, `3.1 h`, `2.0e9 years`.
@@ -518,17 +508,7 @@ pub fn estimate(args: EstimateArgs) -> u8 {
         }
         out.flush()
     });
-    finish(result.map(|errors| {
-        if errors > 0 {
-            exit::ERROR
-        } else if CANCEL.load(Relaxed) {
-            exit::INTERRUPTED
-        } else if failed {
-            exit::NO
-        } else {
-            exit::OK
-        }
-    }))
+    finish(result.map(|errors| super::exit_for(errors > 0, failed)))
 }
 
 /// One part of the parts file.

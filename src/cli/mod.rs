@@ -323,13 +323,18 @@ fn run_batch(cfg: &Config) -> Result<u8, Fatal> {
     Ok(exit_code(&summary))
 }
 
-/// Exit code from the totals: errors beat interruption beats "does not hold".
+/// Exit code from the totals.
 fn exit_code(s: &Summary) -> u8 {
-    if s.io_errors > 0 || s.unreadable > 0 {
+    exit_for(s.io_errors > 0 || s.unreadable > 0, s.failed > 0)
+}
+
+/// The one rule for exit codes: errors beat interruption beats "does not hold".
+pub fn exit_for(errors: bool, failed: bool) -> u8 {
+    if errors {
         exit::ERROR
     } else if CANCEL.load(Relaxed) {
         exit::INTERRUPTED
-    } else if s.failed > 0 {
+    } else if failed {
         exit::NO
     } else {
         exit::OK
