@@ -32,9 +32,7 @@
 //! size, by a few probes) until there are enough parts; [`split_depth`] instead cuts at a fixed
 //! number of branch decisions.
 
-use crate::engine::generic::Generic;
-use crate::engine::nine::Nine;
-use crate::engine::{Engine, Expansion};
+use crate::engine::{with_engine, Engine, Expansion};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
 use crate::solver::EngineChoice;
@@ -170,17 +168,11 @@ pub fn estimate_with(
     if let Some(c) = puzzle.conflict() {
         return Err(EstimateError::Invalid(c));
     }
-    let est = if uses_nine(puzzle.shape(), options.engine) {
-        Nine::new(puzzle).map(|root| estimate_engine(&root, options, progress, cancel))
-    } else {
-        Generic::new(puzzle).map(|root| estimate_engine(&root, options, progress, cancel))
-    };
+    let est = with_engine!(puzzle, options.engine, |root| {
+        estimate_engine(&root, options, progress, cancel)
+    });
     // No root: propagation alone proves there is no solution (one node, like the engines).
     est.unwrap_or(Ok(Estimate::exact(0.0, 1.0)))
-}
-
-fn uses_nine(shape: Shape, engine: EngineChoice) -> bool {
-    shape == Shape::NINE && engine == EngineChoice::Auto
 }
 
 /// One probe's values: solutions and nodes below its start node (the node itself included).
@@ -387,11 +379,10 @@ pub fn split(
         return Err(c);
     }
     let shape = puzzle.shape();
-    Ok(if uses_nine(shape, engine) {
-        Nine::new(puzzle).map_or_else(Vec::new, |r| split_engine(&r, shape, parts, progress))
-    } else {
-        Generic::new(puzzle).map_or_else(Vec::new, |r| split_engine(&r, shape, parts, progress))
-    })
+    Ok(
+        with_engine!(puzzle, engine, |r| split_engine(&r, shape, parts, progress))
+            .unwrap_or_default(),
+    )
 }
 
 /// Cut `puzzle`'s search tree after `depth` branch decisions (or at solved leaves above that):
@@ -406,11 +397,10 @@ pub fn split_depth(
         return Err(c);
     }
     let shape = puzzle.shape();
-    Ok(if uses_nine(shape, engine) {
-        Nine::new(puzzle).map_or_else(Vec::new, |r| depth_engine(&r, shape, depth, progress))
-    } else {
-        Generic::new(puzzle).map_or_else(Vec::new, |r| depth_engine(&r, shape, depth, progress))
-    })
+    Ok(
+        with_engine!(puzzle, engine, |r| depth_engine(&r, shape, depth, progress))
+            .unwrap_or_default(),
+    )
 }
 
 /// Random sub-puzzles for timing the engine: each is found by walking down a random path until
@@ -428,15 +418,10 @@ pub fn timing_samples(
         return Vec::new();
     }
     let shape = puzzle.shape();
-    if uses_nine(shape, engine) {
-        Nine::new(puzzle).map_or_else(Vec::new, |r| {
-            timing_engine(&r, shape, max_nodes, count, seed)
-        })
-    } else {
-        Generic::new(puzzle).map_or_else(Vec::new, |r| {
-            timing_engine(&r, shape, max_nodes, count, seed)
-        })
-    }
+    with_engine!(puzzle, engine, |r| timing_engine(
+        &r, shape, max_nodes, count, seed
+    ))
+    .unwrap_or_default()
 }
 
 fn timing_engine<E: Engine>(

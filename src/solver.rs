@@ -2,9 +2,7 @@
 //! split across workers when the tree turns out big, and report an [`Outcome`].
 
 use crate::control::{Ctx, Shared, StopReason};
-use crate::engine::generic::Generic;
-use crate::engine::nine::Nine;
-use crate::engine::Engine;
+use crate::engine::{with_engine, Engine};
 use crate::parallel;
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
@@ -129,17 +127,10 @@ where
             conflict: Some(conflict),
         };
     }
-    let stats = if puzzle.shape() == Shape::NINE && options.engine == EngineChoice::Auto {
-        match Nine::new(puzzle) {
-            Some(root) => run_engine(&root, puzzle.shape(), options, shared, make_sink, finish),
-            None => Stats::default(),
-        }
-    } else {
-        match Generic::new(puzzle) {
-            Some(root) => run_engine(&root, puzzle.shape(), options, shared, make_sink, finish),
-            None => Stats::default(),
-        }
-    };
+    let stats = with_engine!(puzzle, options.engine, |root| {
+        run_engine(&root, puzzle.shape(), options, shared, make_sink, finish)
+    })
+    .unwrap_or_default();
     Outcome {
         solutions: stats.solutions,
         stopped: shared.stopped(),

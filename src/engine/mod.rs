@@ -12,6 +12,25 @@ use crate::puzzle::Puzzle;
 use crate::sink::Sink;
 use std::ops::ControlFlow;
 
+/// The one engine-selection rule: the 9×9 engine for 3×3 boxes unless the generic engine is
+/// asked for. `with_engine!(puzzle, choice, |root| expr)` builds the propagated root state of the
+/// chosen engine and evaluates `expr` with it (generic over the engine type), giving
+/// `Some(expr)`, or `None` when propagation alone proves there is no solution.
+macro_rules! with_engine {
+    ($puzzle:expr, $choice:expr, |$root:ident| $body:expr) => {{
+        let puzzle: &$crate::puzzle::Puzzle = $puzzle;
+        if puzzle.shape() == $crate::shape::Shape::NINE
+            && $choice == $crate::solver::EngineChoice::Auto
+        {
+            <$crate::engine::nine::Nine as $crate::engine::Engine>::new(puzzle).map(|$root| $body)
+        } else {
+            <$crate::engine::generic::Generic as $crate::engine::Engine>::new(puzzle)
+                .map(|$root| $body)
+        }
+    }};
+}
+pub(crate) use with_engine;
+
 /// What [`Engine::expand`] found at a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expansion {
