@@ -1,7 +1,6 @@
 //! The command-line tool as a user runs it.
 
-use crate::util::puzzle_path;
-use assert_cmd::Command;
+use crate::util::{cmd, puzzle_path, run as stdout_of};
 use predicates::prelude::*;
 use std::io::Write;
 
@@ -9,23 +8,6 @@ const TOP1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 const TOP1_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
-
-fn cmd() -> Command {
-    Command::cargo_bin("sudoku-enum").expect("binary built")
-}
-
-fn stdout_of(args: &[&str], input: &str) -> (i32, String, String) {
-    let out = cmd()
-        .args(args)
-        .write_stdin(input.to_string())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn check_unique_puzzle_from_stdin() {

@@ -2,8 +2,7 @@
 //! (`estimate`).
 
 use crate::oracle;
-use crate::util::puzzle_path;
-use assert_cmd::Command;
+use crate::util::{puzzle_path, run};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -15,23 +14,6 @@ const ROW6: &str = "123456..............................";
 /// The 9×9 first band plus a fourth row: 632,016 solutions (a fraction of a second).
 const BAND4: &str =
     "123456789456789123789123456231564897.............................................";
-
-fn cmd() -> Command {
-    Command::cargo_bin("sudoku-enum").expect("binary built")
-}
-
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = cmd()
-        .args(args)
-        .write_stdin(stdin.to_string())
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);

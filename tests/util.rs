@@ -19,3 +19,22 @@ pub fn shared_data(name: &str) -> Option<PathBuf> {
         .join(name);
     p.exists().then_some(p)
 }
+
+/// The tool under test.
+pub fn cmd() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("sudoku-enum").expect("binary built")
+}
+
+/// Run the tool with `args` and `stdin`: (exit code, stdout, stderr).
+pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = cmd()
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
