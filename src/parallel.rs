@@ -86,21 +86,16 @@ where
                 break;
             }
             let mut sink = make_sink(i);
-            let stopped = {
+            {
+                // Once the search has stopped, remaining pieces are still claimed, so that each
+                // sink is handed back through `finish`, but not searched.
                 let mut ctx = Ctx::new(&mut sink, shared);
-                let flow = if shared.stopped().is_some() {
-                    std::ops::ControlFlow::Break(())
-                } else {
-                    subs[i].state.search(&mut ctx, subs[i].weight)
-                };
+                if shared.stopped().is_none() {
+                    let _ = subs[i].state.search(&mut ctx, subs[i].weight);
+                }
                 mine += ctx.stats;
-                flow.is_break()
-            };
-            finish(i, sink);
-            if stopped && shared.stopped().is_some() {
-                // Let the remaining pieces be claimed (and finished as abandoned) quickly.
-                continue;
             }
+            finish(i, sink);
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
