@@ -63,15 +63,17 @@ impl Puzzle {
                 got: cells.len(),
             });
         }
-        if let Some((i, &v)) = cells
-            .iter()
-            .enumerate()
-            .find(|&(_, &v)| v as usize > shape.side())
-        {
+        // The largest value first (a loop that vectorises); the culprit only on failure.
+        let side = shape.side();
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > side {
+            let i = cells
+                .iter()
+                .position(|&v| usize::from(v) > side)
+                .unwrap_or(0);
             return Err(PuzzleError::OutOfRange {
-                value: v,
+                value: cells[i],
                 cell: shape.cell_name(i),
-                side: shape.side(),
+                side,
             });
         }
         Ok(Puzzle { shape, cells })
@@ -108,28 +110,15 @@ impl Puzzle {
         self.cells[cell] = value;
     }
 
-    /// True when two givens share a digit in some house. One pass with bit masks, no
+    /// True when two givens share a digit in some house. One pass with bit masks and no
     /// allocation: this runs for every puzzle of a batch.
     pub fn has_conflict(&self) -> bool {
         let shape = self.shape;
-        let n = shape.side();
-        let mut rows = [0u64; crate::shape::MAX_SIDE];
-        let mut cols = [0u64; crate::shape::MAX_SIDE];
-        let mut boxes = [0u64; crate::shape::MAX_SIDE];
-        for (cell, &v) in self.cells.iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            let bit = 1u64 << (v - 1);
-            let (r, c, b) = (cell / n, cell % n, shape.box_of(cell));
-            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
-                return true;
-            }
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[b] |= bit;
+        if shape == Shape::NINE {
+            nine_clash(&self.cells)
+        } else {
+            givens_clash(&self.cells, shape.box_rows(), shape.box_cols())
         }
-        false
     }
 
     /// The first pair of clashing givens, scanning rows, then columns, then boxes.
@@ -190,6 +179,67 @@ impl Puzzle {
     }
 }
 
+/// Do two givens of a board with `box_rows`×`box_cols` boxes share a digit in a house? Every
+/// cell takes the same branch-free steps (an empty cell's bit is 0), which suits sparse
+/// puzzles better than skipping empty cells.
+fn givens_clash(cells: &[u8], box_rows: usize, box_cols: usize) -> bool {
+    let n = box_rows * box_cols;
+    let mut cols = [0u64; crate::shape::MAX_SIDE];
+    let mut boxes = [0u64; crate::shape::MAX_SIDE];
+    let mut clash = 0u64;
+    for (r, row) in cells.chunks_exact(n).enumerate() {
+        let band = r / box_rows * box_rows;
+        let mut seen_in_row = 0u64;
+        for (c, &v) in row.iter().enumerate() {
+            let bit = u64::from(v != 0) << v.saturating_sub(1);
+            let b = band + c / box_cols;
+            clash |= (seen_in_row | cols[c] | boxes[b]) & bit;
+            seen_in_row |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+    }
+    clash != 0
+}
+
+/// [`givens_clash`] for 9×9 boards, from sums: a house repeats no digit exactly when the sum of
+/// its givens' digit bits equals their OR (two equal bits carry). Adds and ORs in a fixed
+/// pattern, with no index that depends on the data, take about half the time of the general
+/// walk, and a batch of 9×9 puzzles runs this once per puzzle.
+fn nine_clash(cells: &[u8]) -> bool {
+    let (mut col_or, mut col_sum) = ([0u16; 9], [0u16; 9]);
+    let (mut box_or, mut box_sum) = ([0u16; 3], [0u16; 3]);
+    let mut clash = 0u16;
+    for (r, row) in cells.chunks_exact(9).enumerate() {
+        // Values are at most 9 (see `Puzzle::new`); an empty cell's bit is 0.
+        let bits: [u16; 9] = std::array::from_fn(|c| (1u16 << row[c]) >> 1);
+        let (mut row_or, mut row_sum) = (0, 0);
+        for ((&bit, or), sum) in bits.iter().zip(&mut col_or).zip(&mut col_sum) {
+            row_or |= bit;
+            row_sum += bit;
+            *or |= bit;
+            *sum += bit;
+        }
+        clash |= row_or ^ row_sum;
+        for ((three, or), sum) in bits.chunks_exact(3).zip(&mut box_or).zip(&mut box_sum) {
+            *or |= three[0] | three[1] | three[2];
+            *sum += three[0] + three[1] + three[2];
+        }
+        if r % 3 == 2 {
+            clash |= box_or
+                .iter()
+                .zip(&box_sum)
+                .fold(0, |acc, (or, sum)| acc | (or ^ sum));
+            (box_or, box_sum) = ([0; 3], [0; 3]);
+        }
+    }
+    clash |= col_or
+        .iter()
+        .zip(&col_sum)
+        .fold(0, |acc, (or, sum)| acc | (or ^ sum));
+    clash != 0
+}
+
 /// The character for value `v` on a board of this shape: `.` for 0; for N ≤ 9 `1-9`;
 /// for larger boards `1-9`, then `A-Z` (10..=35), then `a-z` (36..=61), then `@`, `$`, `%`.
 pub fn digit_char(_shape: Shape, v: u8) -> char {
@@ -241,6 +291,53 @@ mod tests {
         let c = bx.conflict().unwrap();
         assert_eq!((c.house.as_str(), c.second.as_str()), ("box 1", "r2c2"));
         assert!(p("1234341221434321").conflict().is_none());
+    }
+
+    /// Any two givens with one digit in one row, column or box (by the definition).
+    fn clashes(p: &Puzzle) -> bool {
+        let s = p.shape();
+        let given: Vec<usize> = (0..s.cells()).filter(|&c| p.cells()[c] != 0).collect();
+        given.iter().enumerate().any(|(i, &a)| {
+            given[i + 1..].iter().any(|&b| {
+                p.cells()[a] == p.cells()[b]
+                    && (s.row(a) == s.row(b) || s.col(a) == s.col(b) || s.box_of(a) == s.box_of(b))
+            })
+        })
+    }
+
+    #[test]
+    fn has_conflict_agrees_with_the_definition_on_every_box_shape() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for (r, c) in [
+            (1, 1),
+            (1, 4),
+            (4, 1),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (2, 5),
+            (8, 8),
+        ] {
+            let shape = Shape::new(r, c).unwrap();
+            let n = shape.side();
+            for givens in [0, 1, n / 2 + 1, n, 3 * n] {
+                for _ in 0..50 {
+                    let mut p = Puzzle::empty(shape);
+                    for _ in 0..givens {
+                        p.set(next(shape.cells()), 1 + next(n) as u8);
+                    }
+                    assert_eq!(p.has_conflict(), clashes(&p), "{shape}: {p:?}");
+                    assert_eq!(p.conflict().is_some(), clashes(&p), "{shape}: {p:?}");
+                }
+            }
+        }
     }
 
     #[test]
