@@ -1179,6 +1179,9 @@ impl<R: BufRead> Reader<R> {
             if self.too_long {
                 return Err(self.too_long_error());
             }
+            if let Some(parsed) = self.whole_line_puzzle() {
+                return Ok(Some(parsed));
+            }
             if let LineClass::Content(p) = classify(&self.line) {
                 match start_kind(&self.line, p, self.options.shape) {
                     Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
@@ -1210,6 +1213,33 @@ impl<R: BufRead> Reader<R> {
                 Ok(s)
             }
         }
+    }
+
+    /// The usual line of a batch in one pass: the whole line is one puzzle of side at most 9
+    /// (N² characters, each a digit up to N or an empty-cell mark, nothing before or after).
+    /// The general path reads such a line the same way, after classifying it and measuring its
+    /// run; any other line gives `None` and takes that path, so every message stays as it is.
+    fn whole_line_puzzle(&mut self) -> Option<Parsed> {
+        let len = self.line.len();
+        let shape = match self.options.shape {
+            Some(s) if s.cells() == len => s,
+            None if len >= 16 => self.line_shape(len).ok()?,
+            _ => return None,
+        };
+        let n = shape.side();
+        if n > 9 {
+            return None;
+        }
+        let cells: Vec<u8> = self.line.iter().map(|&b| small_value(b)).collect();
+        // NO_VALUE and letters are above 9, so the largest value also flags other characters.
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
+            return None;
+        }
+        let puzzle = Puzzle::new(shape, cells).ok()?;
+        Some(Parsed {
+            line: self.line_no,
+            puzzle,
+        })
     }
 
     /// A one-line puzzle: the `len` cells from `p` (the hot path: one allocation per puzzle).
