@@ -392,7 +392,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             summary.add(Mode::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
             if !cfg.quiet {
-                eprintln!("{source}: {}", super::report::count_summary(&outcome));
+                eprintln!("{source}: {}", super::report::CountSummary(&outcome));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
                 break 'files;

@@ -9,15 +9,16 @@ pub mod report;
 use args::{Cli, Command, Common};
 use progress::{Batch, Ticker};
 use rayon::prelude::*;
-use report::{Answer, Mode, Summary};
+use report::{Answer, Mode, Source, Summary};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use sudoku_enum::format::Layout;
-use sudoku_enum::parse::{ParseOptions, Parsed, ReadError, Reader};
+use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
 use sudoku_enum::sink::{CollectSink, CountSink};
 use sudoku_enum::{rate, search, EngineChoice, Options, Puzzle, Shared};
 
@@ -212,10 +213,10 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     }
 }
 
-/// A record of a batch: a puzzle, or a line that could not be read.
+/// A record of a batch: a puzzle and its line, or a record that could not be read.
 enum Record {
-    Puzzle(String, Puzzle),
-    Bad(String, String),
+    Puzzle(usize, Puzzle),
+    Bad(ParseError),
 }
 
 /// Puzzles answered together; output stays in input order, memory stays bounded.
@@ -230,97 +231,258 @@ fn run_batch(cfg: &Config) -> Result<u8, Fatal> {
         "solutions",
     );
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut summary = Summary::default();
-    let mut stopped_strict = false;
-    'files: for path in &cfg.files {
-        let name = display_name(path);
-        let input = match open_input(path) {
-            Ok(r) => r,
-            Err(e) => {
-                out.flush()?;
-                eprintln!("sudoku-enum: {name}: {e}");
-                summary.io_errors += 1;
-                continue;
-            }
-        };
-        let mut reader = Reader::new(input, cfg.parse);
-        let mut seen_any = false;
-        let mut read_failed = false;
-        loop {
-            let mut chunk = Vec::with_capacity(CHUNK);
-            let mut io_error = None;
-            for item in reader.by_ref() {
-                match item {
-                    Ok(Parsed { line, puzzle }) => {
-                        chunk.push(Record::Puzzle(format!("{name}:{line}"), puzzle))
-                    }
-                    Err(ReadError::Parse(e)) => chunk.push(Record::Bad(
-                        format!("{name}:{}:{}", e.line, e.column),
-                        e.kind.to_string(),
-                    )),
-                    Err(ReadError::Io(e)) => {
-                        io_error = Some(e);
-                        break;
-                    }
-                }
-                if chunk.len() >= CHUNK {
-                    break;
-                }
-            }
-            if chunk.is_empty() && io_error.is_none() {
-                break;
-            }
-            seen_any |= !chunk.is_empty();
-            // A lone puzzle gets the detailed bar (tree fraction, ETA).
-            let single = chunk.len() == 1;
-            let answers = answer_chunk(cfg, chunk, single, &ticker, &batch);
-            for item in answers {
-                match item {
-                    Ok(a) => {
-                        summary.add(cfg.mode, &a.outcome);
-                        emit(cfg, &mut out, &a)?;
-                    }
-                    Err((source, msg)) => {
-                        summary.unreadable += 1;
-                        if cfg.json {
-                            writeln!(out, "{}", report::json_error(&source, &msg))?;
-                        }
-                        out.flush()?;
-                        eprintln!("sudoku-enum: {source}: {msg}");
-                        if cfg.strict {
-                            stopped_strict = true;
-                            break 'files;
-                        }
-                    }
-                }
-            }
-            out.flush()?;
-            if let Some(e) = io_error {
-                eprintln!("sudoku-enum: {name}: read error: {e}");
-                summary.io_errors += 1;
-                read_failed = true;
-                break;
-            }
-            if CANCEL.load(Relaxed) {
-                break 'files;
-            }
-        }
-        if !seen_any && !read_failed {
-            out.flush()?;
-            eprintln!("sudoku-enum: {name}: no puzzle found");
-            summary.unreadable += 1;
+    let mut printer = Printer {
+        cfg,
+        out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        summary: Summary::default(),
+        stopped_strict: false,
+    };
+    for path in &cfg.files {
+        if run_file(cfg, path, &mut printer, &ticker, &batch)?.is_break() {
+            break;
         }
     }
-    out.flush()?;
+    printer.out.flush()?;
     ticker.finish();
+    let summary = printer.summary;
     if !cfg.quiet {
         eprintln!("{}", summary.line(cfg.mode, started.elapsed()));
-        if stopped_strict {
+        if printer.stopped_strict {
             eprintln!("sudoku-enum: stopped at the first unreadable puzzle (--strict)");
         }
     }
     Ok(exit_code(&summary))
+}
+
+/// Answer every record of one input; `Break` when the whole run must stop (--strict, Ctrl-C).
+fn run_file<W: Write>(
+    cfg: &Config,
+    path: &Path,
+    printer: &mut Printer<'_, W>,
+    ticker: &Ticker,
+    batch: &Batch,
+) -> Result<ControlFlow<()>, Fatal> {
+    let name = display_name(path);
+    let input = match open_input(path) {
+        Ok(r) => r,
+        Err(e) => {
+            printer.out.flush()?;
+            eprintln!("sudoku-enum: {name}: {e}");
+            printer.summary.io_errors += 1;
+            return Ok(ControlFlow::Continue(()));
+        }
+    };
+    let mut reader = Reader::new(input, cfg.parse);
+    let work = Work {
+        cfg,
+        name: &name,
+        ticker,
+        batch,
+    };
+    let end = if cfg.threads <= 1 {
+        work.one_by_one(&mut reader, printer)?
+    } else {
+        work.in_chunks(&mut reader, printer)?
+    };
+    match end {
+        FileEnd::Stop => return Ok(ControlFlow::Break(())),
+        FileEnd::ReadError(e) => {
+            printer.out.flush()?;
+            eprintln!("sudoku-enum: {name}: read error: {e}");
+            printer.summary.io_errors += 1;
+        }
+        FileEnd::Done { seen_any: false } => {
+            printer.out.flush()?;
+            eprintln!("sudoku-enum: {name}: no puzzle found");
+            printer.summary.unreadable += 1;
+        }
+        FileEnd::Done { seen_any: true } => {}
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// How the records of an input ran out.
+enum FileEnd {
+    /// At the end of the input.
+    Done { seen_any: bool },
+    /// At a read error (after answering every record before it).
+    ReadError(io::Error),
+    /// The whole run stops here (--strict, Ctrl-C).
+    Stop,
+}
+
+/// The next record of an input, or the I/O error that ends it.
+fn next_record<R: BufRead>(reader: &mut Reader<R>) -> Option<io::Result<Record>> {
+    Some(match reader.next()? {
+        Ok(Parsed { line, puzzle }) => Ok(Record::Puzzle(line, puzzle)),
+        Err(ReadError::Parse(e)) => Ok(Record::Bad(e)),
+        Err(ReadError::Io(e)) => Err(e),
+    })
+}
+
+/// Up to [`CHUNK`] records, and the I/O error that ended the input, if one did.
+fn read_chunk<R: BufRead>(reader: &mut Reader<R>) -> (Vec<Record>, Option<io::Error>) {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    while let Some(item) = next_record(reader) {
+        match item {
+            Ok(record) => chunk.push(record),
+            Err(e) => return (chunk, Some(e)),
+        }
+        if chunk.len() >= CHUNK {
+            break;
+        }
+    }
+    (chunk, None)
+}
+
+/// Answering the records of one input.
+struct Work<'a> {
+    cfg: &'a Config,
+    /// The input's name for sources and messages.
+    name: &'a str,
+    ticker: &'a Ticker,
+    batch: &'a Batch,
+}
+
+impl<'a> Work<'a> {
+    /// One worker: each record is answered and printed as soon as it is read, so nothing is
+    /// kept and a puzzle's memory is reused by the next one.
+    fn one_by_one<R: BufRead, W: Write>(
+        &self,
+        reader: &mut Reader<R>,
+        printer: &mut Printer<'_, W>,
+    ) -> Result<FileEnd, Fatal> {
+        let mut records = std::iter::from_fn(|| next_record(reader)).peekable();
+        let mut count = 0;
+        while let Some(item) = records.next() {
+            let record = match item {
+                Ok(record) => record,
+                Err(e) => return Ok(FileEnd::ReadError(e)),
+            };
+            // A lone puzzle gets the detailed bar (tree fraction, ETA).
+            let single = count == 0 && records.peek().is_none();
+            count += 1;
+            if printer
+                .print(self.name, self.answer(record, single))?
+                .is_break()
+                || CANCEL.load(Relaxed)
+            {
+                return Ok(FileEnd::Stop);
+            }
+            if count % CHUNK == 0 {
+                printer.out.flush()?;
+            }
+        }
+        printer.out.flush()?;
+        Ok(FileEnd::Done {
+            seen_any: count > 0,
+        })
+    }
+
+    /// Several workers: chunks of records are answered in parallel, then printed in order.
+    fn in_chunks<R: BufRead, W: Write>(
+        &self,
+        reader: &mut Reader<R>,
+        printer: &mut Printer<'_, W>,
+    ) -> Result<FileEnd, Fatal> {
+        let mut seen_any = false;
+        loop {
+            let (chunk, io_error) = read_chunk(reader);
+            if chunk.is_empty() && io_error.is_none() {
+                return Ok(FileEnd::Done { seen_any });
+            }
+            seen_any |= !chunk.is_empty();
+            // A lone puzzle gets the detailed bar (tree fraction, ETA), and all the workers.
+            let answers: Vec<Answered<'a>> = if chunk.len() == 1 {
+                chunk.into_iter().map(|r| self.answer(r, true)).collect()
+            } else {
+                chunk
+                    .into_par_iter()
+                    .map(|r| self.answer(r, false))
+                    .collect()
+            };
+            for a in answers {
+                if printer.print(self.name, a)?.is_break() {
+                    return Ok(FileEnd::Stop);
+                }
+            }
+            printer.out.flush()?;
+            if let Some(e) = io_error {
+                return Ok(FileEnd::ReadError(e));
+            }
+            if CANCEL.load(Relaxed) {
+                return Ok(FileEnd::Stop);
+            }
+        }
+    }
+
+    /// Answer one record; a `single` puzzle is followed by the detailed progress bar.
+    fn answer(&self, record: Record, single: bool) -> Answered<'a> {
+        let (line, puzzle) = match record {
+            Record::Bad(e) => return Err(e),
+            Record::Puzzle(line, puzzle) => (line, puzzle),
+        };
+        let (cfg, ticker) = (self.cfg, self.ticker);
+        let source = Source {
+            name: self.name,
+            line,
+        };
+        let a = if single {
+            let shared = Arc::new(cfg.shared(cfg.limit));
+            ticker.watch(Arc::clone(&shared));
+            let a = answer(cfg, source, puzzle, &shared);
+            ticker.unwatch();
+            a
+        } else {
+            answer(cfg, source, puzzle, &cfg.shared(cfg.limit))
+        };
+        // Only the ticker reads these counters.
+        if ticker.is_running() {
+            let batch = self.batch;
+            batch.puzzles.fetch_add(1, Relaxed);
+            batch
+                .solutions
+                .fetch_add(a.outcome.solutions.min(u64::MAX as u128) as u64, Relaxed);
+        }
+        Ok(a)
+    }
+}
+
+/// Where the answers of a batch go, and what they add up to.
+struct Printer<'c, W: Write> {
+    cfg: &'c Config,
+    out: W,
+    summary: Summary,
+    stopped_strict: bool,
+}
+
+impl<W: Write> Printer<'_, W> {
+    /// Print one answer, or report a record of input `name` that could not be read;
+    /// `Break` when --strict stops the run there.
+    fn print(&mut self, name: &str, item: Answered<'_>) -> Result<ControlFlow<()>, Fatal> {
+        let cfg = self.cfg;
+        match item {
+            Ok(a) => {
+                self.summary.add(cfg.mode, &a.outcome);
+                emit(cfg, &mut self.out, &a)?;
+            }
+            Err(e) => {
+                self.summary.unreadable += 1;
+                let source = format!("{name}:{}:{}", e.line, e.column);
+                let msg = e.kind.to_string();
+                if cfg.json {
+                    writeln!(self.out, "{}", report::json_error(&source, &msg))?;
+                }
+                self.out.flush()?;
+                eprintln!("sudoku-enum: {source}: {msg}");
+                if cfg.strict {
+                    self.stopped_strict = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// Exit code from the totals.
@@ -341,45 +503,12 @@ pub fn exit_for(errors: bool, failed: bool) -> u8 {
     }
 }
 
-type Answered = Result<Answer, (String, String)>;
-
-fn answer_chunk(
-    cfg: &Config,
-    chunk: Vec<Record>,
-    single: bool,
-    ticker: &Ticker,
-    batch: &Batch,
-) -> Vec<Answered> {
-    let solve = |record: Record| -> Answered {
-        match record {
-            Record::Bad(source, msg) => Err((source, msg)),
-            Record::Puzzle(source, puzzle) => {
-                let shared = Arc::new(cfg.shared(cfg.limit));
-                if single {
-                    ticker.watch(Arc::clone(&shared));
-                }
-                let a = answer(cfg, source, puzzle, &shared);
-                if single {
-                    ticker.unwatch();
-                }
-                batch.puzzles.fetch_add(1, Relaxed);
-                batch
-                    .solutions
-                    .fetch_add(a.outcome.solutions.min(u64::MAX as u128) as u64, Relaxed);
-                Ok(a)
-            }
-        }
-    };
-    if cfg.threads <= 1 || chunk.len() <= 1 {
-        chunk.into_iter().map(solve).collect()
-    } else {
-        chunk.into_par_iter().map(solve).collect()
-    }
-}
+type Answered<'a> = Result<Answer<'a>, ParseError>;
 
 /// Search one puzzle for count, check or solve.
-fn answer(cfg: &Config, source: String, puzzle: Puzzle, shared: &Shared) -> Answer {
-    let started = Instant::now();
+fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, shared: &Shared) -> Answer<'a> {
+    // Only JSON prints the time, and reading the clock twice a puzzle shows in big batches.
+    let started = cfg.json.then(Instant::now);
     let options = cfg.options();
     let (outcome, solution) = if cfg.mode == Mode::Solve {
         let first = Mutex::new(None::<Vec<u8>>);
@@ -416,13 +545,13 @@ fn answer(cfg: &Config, source: String, puzzle: Puzzle, shared: &Shared) -> Answ
         puzzle,
         outcome,
         solution,
-        elapsed: started.elapsed(),
+        elapsed: started.map_or(Duration::ZERO, |t| t.elapsed()),
         rating,
         minimality,
     }
 }
 
-fn emit(cfg: &Config, out: &mut impl Write, a: &Answer) -> io::Result<()> {
+fn emit(cfg: &Config, out: &mut impl Write, a: &Answer<'_>) -> io::Result<()> {
     if cfg.json {
         writeln!(
             out,
@@ -430,11 +559,6 @@ fn emit(cfg: &Config, out: &mut impl Write, a: &Answer) -> io::Result<()> {
             report::json(cfg.mode, a, cfg.limit.filter(|_| cfg.mode == Mode::Count))
         )
     } else {
-        // Multi-line boards end with their own newline: the extra one separates puzzles.
-        writeln!(
-            out,
-            "{}",
-            report::text(cfg.mode, a, cfg.layout, cfg.explain)
-        )
+        report::write_text(out, cfg.mode, a, cfg.layout, cfg.explain)
     }
 }

@@ -52,6 +52,11 @@ impl Ticker {
         }
     }
 
+    /// True when a bar may be drawn (the counters of a [`Batch`] are only read then).
+    pub fn is_running(&self) -> bool {
+        self.handle.is_some()
+    }
+
     /// Follow one search in detail (fraction of the tree, ETA) until [`Ticker::unwatch`].
     pub fn watch(&self, shared: Arc<Shared>) {
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(shared);

@@ -1,6 +1,8 @@
 //! Turning outcomes into text lines or JSON objects, and the end-of-run summary.
 
 use serde_json::{json, Map, Value};
+use std::fmt;
+use std::io::{self, Write};
 use std::time::Duration;
 use sudoku_enum::format::{render, Layout};
 use sudoku_enum::rate::{explain_json, explain_text, Minimality, Rating};
@@ -19,17 +21,33 @@ pub enum Mode {
     Dump,
 }
 
+/// Where a puzzle starts, `FILE:LINE`: written straight into the output, never built as a
+/// string of its own (a batch prints one per puzzle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source<'a> {
+    /// The input's name for messages (a path, or `<stdin>`).
+    pub name: &'a str,
+    /// The puzzle's first line, 1-based.
+    pub line: usize,
+}
+
+impl fmt::Display for Source<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.name, self.line)
+    }
+}
+
 /// One puzzle's answer, ready to print.
-pub struct Answer {
+pub struct Answer<'a> {
     /// `FILE:LINE`.
-    pub source: String,
+    pub source: Source<'a>,
     /// The puzzle.
     pub puzzle: Puzzle,
     /// What the search found.
     pub outcome: Outcome,
     /// The first solution, when asked for.
     pub solution: Option<Vec<u8>>,
-    /// Wall time of the search.
+    /// Wall time of the search; only measured for JSON output (zero otherwise).
     pub elapsed: Duration,
     /// `check --explain` / `--minimal`: the singles rating (valid puzzles only).
     pub rating: Option<Rating>,
@@ -48,83 +66,141 @@ fn stop_note(stopped: Option<StopReason>) -> &'static str {
     }
 }
 
-fn count_text(o: &Outcome) -> String {
-    let n = o.solutions;
-    let noun = if n == 1 { "solution" } else { "solutions" };
-    match o.stopped {
-        None => format!("{n} {noun}"),
-        Some(r) => format!("at least {n} {noun} ({})", stop_note(Some(r))),
-    }
-}
-
 /// The verdict words of a text line: `unique`, `multiple (at least 2 solutions)`, ...
-pub fn verdict_text(o: &Outcome) -> String {
-    match o.verdict() {
-        Verdict::Invalid => match &o.conflict {
-            Some(c) => format!("invalid: {c}"),
-            None => "invalid".to_string(),
-        },
-        Verdict::Multiple => match o.stopped {
-            None => format!("multiple ({} solutions)", o.solutions),
-            Some(StopReason::Limit) => format!("multiple (at least {} solutions)", o.solutions),
-            Some(r) => format!(
-                "multiple (at least {} solutions; {})",
-                o.solutions,
-                stop_note(Some(r))
-            ),
-        },
-        Verdict::Unknown => format!("unknown ({})", stop_note(o.stopped)),
-        v => v.as_str().to_string(),
+pub struct VerdictText<'a>(pub &'a Outcome);
+
+impl fmt::Display for VerdictText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = self.0;
+        match o.verdict() {
+            Verdict::Invalid => match &o.conflict {
+                Some(c) => write!(f, "invalid: {c}"),
+                None => f.write_str("invalid"),
+            },
+            Verdict::Multiple => match o.stopped {
+                None => write!(f, "multiple ({} solutions)", o.solutions),
+                Some(StopReason::Limit) => {
+                    write!(f, "multiple (at least {} solutions)", o.solutions)
+                }
+                Some(r) => write!(
+                    f,
+                    "multiple (at least {} solutions; {})",
+                    o.solutions,
+                    stop_note(Some(r))
+                ),
+            },
+            Verdict::Unknown => write!(f, "unknown ({})", stop_note(o.stopped)),
+            v => f.write_str(v.as_str()),
+        }
     }
 }
 
 /// What `count` says of one puzzle: `288 solutions`, `at least 1000 solutions (limit reached)`,
 /// `0 solutions (unsolvable)`, `invalid: ...`.
-pub fn count_summary(o: &Outcome) -> String {
-    match o.verdict() {
-        Verdict::Invalid => verdict_text(o),
-        _ if o.solutions == 0 && o.complete() => "0 solutions (unsolvable)".to_string(),
-        _ => count_text(o),
+pub struct CountSummary<'a>(pub &'a Outcome);
+
+impl fmt::Display for CountSummary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = self.0;
+        let n = o.solutions;
+        let noun = if n == 1 { "solution" } else { "solutions" };
+        match o.verdict() {
+            Verdict::Invalid => VerdictText(o).fmt(f),
+            _ if n == 0 && o.complete() => f.write_str("0 solutions (unsolvable)"),
+            _ => match o.stopped {
+                None => write!(f, "{n} {noun}"),
+                Some(r) => write!(f, "at least {n} {noun} ({})", stop_note(Some(r))),
+            },
+        }
     }
 }
 
-/// The text printed for one answer (without the trailing newline for one-line layouts).
-pub fn text(mode: Mode, a: &Answer, layout: Layout, explain: bool) -> String {
+/// Write the text for one answer and a newline (multi-line boards end with their own newline:
+/// the extra one separates puzzles). One-line answers go straight into `out`, so a batch
+/// builds no string per puzzle.
+pub fn write_text(
+    out: &mut impl Write,
+    mode: Mode,
+    a: &Answer<'_>,
+    layout: Layout,
+    explain: bool,
+) -> io::Result<()> {
     let o = &a.outcome;
     match mode {
         Mode::Check => match (&a.rating, explain) {
-            (Some(r), true) => format!(
+            (Some(r), true) => writeln!(
+                out,
                 "# {}\n{}",
                 a.source,
                 explain_text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
             ),
-            _ => format!("{}: {}{}", a.source, verdict_text(o), minimal_note(a)),
+            _ => match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
+                Some(words) => write_line(out, a.source, words),
+                None => writeln!(out, "{}: {}{}", a.source, VerdictText(o), MinimalNote(a)),
+            },
         },
-        Mode::Count | Mode::Dump => format!("{}: {}", a.source, count_summary(o)),
-        Mode::Solve => solve_text(a, layout),
+        Mode::Count | Mode::Dump => writeln!(out, "{}: {}", a.source, CountSummary(o)),
+        Mode::Solve => writeln!(out, "{}", solve_text(a, layout)),
+    }
+}
+
+/// The verdict words of the usual `check` lines as fixed text, the same as [`VerdictText`]
+/// writes them: `unique`, `unsolvable`, and `multiple (at least 2 solutions)` at the check
+/// limit. `None` for words that need formatting.
+fn fixed_verdict(o: &Outcome) -> Option<&'static str> {
+    match o.verdict() {
+        v @ (Verdict::Unique | Verdict::Unsolvable) => Some(v.as_str()),
+        Verdict::Multiple if o.stopped == Some(StopReason::Limit) && o.solutions == 2 => {
+            Some("multiple (at least 2 solutions)")
+        }
+        _ => None,
+    }
+}
+
+/// `FILE:LINE: TEXT` and a newline by plain copies: in a batch of easy puzzles the formatting
+/// machinery would cost as much as a search.
+fn write_line(out: &mut impl Write, source: Source<'_>, text: &str) -> io::Result<()> {
+    let mut digits = [0u8; 20];
+    out.write_all(source.name.as_bytes())?;
+    out.write_all(b":")?;
+    out.write_all(decimal(source.line, &mut digits))?;
+    out.write_all(b": ")?;
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")
+}
+
+/// The decimal digits of `n`, written at the end of `buf` (20 digits hold any `u64`).
+fn decimal(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[start..];
+        }
     }
 }
 
 /// `, minimal` / `, not minimal: redundant givens r1c1=5 r2c7=3` after a `check --minimal` verdict.
-fn minimal_note(a: &Answer) -> String {
-    match &a.minimality {
-        None => String::new(),
-        Some(None) => String::new(),
-        Some(Some(m)) if m.minimal => ", minimal".to_string(),
-        Some(Some(m)) => {
-            let shape = a.puzzle.shape();
-            let list: Vec<String> = m
-                .redundant
-                .iter()
-                .map(|&c| {
-                    format!(
-                        "{}={}",
-                        shape.cell_name(c),
-                        sudoku_enum::puzzle::digit_char(shape, a.puzzle.cells()[c])
-                    )
-                })
-                .collect();
-            format!(", not minimal: redundant givens {}", list.join(" "))
+struct MinimalNote<'a>(&'a Answer<'a>);
+
+impl fmt::Display for MinimalNote<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0;
+        match &a.minimality {
+            None | Some(None) => Ok(()),
+            Some(Some(m)) if m.minimal => f.write_str(", minimal"),
+            Some(Some(m)) => {
+                let shape = a.puzzle.shape();
+                f.write_str(", not minimal: redundant givens ")?;
+                for (i, &c) in m.redundant.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { " " };
+                    let digit = sudoku_enum::puzzle::digit_char(shape, a.puzzle.cells()[c]);
+                    write!(f, "{sep}{}={digit}", shape.cell_name(c))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -132,7 +208,7 @@ fn minimal_note(a: &Answer) -> String {
 /// `solve` output. Line layout: one line per puzzle (the solution, or the seeds' messages).
 /// Grid and rows layouts: the seeds' wording ("The solution is found:", "No solution",
 /// "Invalid input") around the boards.
-fn solve_text(a: &Answer, layout: Layout) -> String {
+fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
     let o = &a.outcome;
     let shape = a.puzzle.shape();
     let unique_note = match o.verdict() {
@@ -152,7 +228,7 @@ fn solve_text(a: &Answer, layout: Layout) -> String {
             let msg = match o.verdict() {
                 Verdict::Invalid => format!(
                     "Invalid input: {}",
-                    verdict_text(o).trim_start_matches("invalid: ")
+                    VerdictText(o).to_string().trim_start_matches("invalid: ")
                 ),
                 Verdict::Unsolvable => "No solution".to_string(),
                 _ => format!("Unknown ({})", stop_note(o.stopped)),
@@ -171,10 +247,10 @@ fn solve_text(a: &Answer, layout: Layout) -> String {
 }
 
 /// One JSON object per puzzle.
-pub fn json(mode: Mode, a: &Answer, limit: Option<u64>) -> Value {
+pub fn json(mode: Mode, a: &Answer<'_>, limit: Option<u64>) -> Value {
     let o = &a.outcome;
     let mut m = Map::new();
-    m.insert("source".into(), json!(a.source));
+    m.insert("source".into(), json!(a.source.to_string()));
     m.insert("puzzle".into(), json!(a.puzzle.to_line()));
     m.insert("box".into(), json!(a.puzzle.shape().to_string()));
     m.insert("verdict".into(), json!(o.verdict().as_str()));
@@ -301,5 +377,59 @@ impl Summary {
             s += &format!("; {} solutions in all", self.solutions);
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sudoku_enum::Stats;
+
+    fn outcome(solutions: u128, stopped: Option<StopReason>) -> Outcome {
+        Outcome {
+            solutions,
+            stopped,
+            stats: Stats::default(),
+            conflict: None,
+        }
+    }
+
+    #[test]
+    fn fixed_verdicts_read_as_the_formatted_ones() {
+        let reasons = [
+            None,
+            Some(StopReason::Limit),
+            Some(StopReason::TimedOut),
+            Some(StopReason::Cancelled),
+        ];
+        for n in [0, 1, 2, 3, 1000] {
+            for stopped in reasons {
+                let o = outcome(n, stopped);
+                if let Some(words) = fixed_verdict(&o) {
+                    assert_eq!(words, VerdictText(&o).to_string(), "{o:?}");
+                }
+            }
+        }
+        assert_eq!(fixed_verdict(&outcome(1, None)), Some("unique"));
+        assert_eq!(
+            fixed_verdict(&outcome(2, Some(StopReason::Limit))),
+            Some("multiple (at least 2 solutions)")
+        );
+    }
+
+    #[test]
+    fn lines_by_copies_read_as_formatted_ones() {
+        for line in [0, 1, 9, 10, 99, 100, 4096, 123_456_789, usize::MAX] {
+            let source = Source {
+                name: "a/b.txt",
+                line,
+            };
+            let mut out = Vec::new();
+            write_line(&mut out, source, "unique").unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("{source}: unique\n")
+            );
+        }
     }
 }
