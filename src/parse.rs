@@ -1235,10 +1235,9 @@ impl<R: BufRead> Reader<R> {
         if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
             return None;
         }
-        let puzzle = Puzzle::new(shape, cells).ok()?;
         Some(Parsed {
             line: self.line_no,
-            puzzle,
+            puzzle: Puzzle::from_checked(shape, cells),
         })
     }
 
