@@ -362,11 +362,8 @@ impl<'a> Work<'a> {
             // A lone puzzle gets the detailed bar (tree fraction, ETA).
             let single = count == 0 && records.peek().is_none();
             count += 1;
-            if printer
-                .print(self.name, self.answer(record, single))?
-                .is_break()
-                || CANCEL.load(Relaxed)
-            {
+            let answered = self.answer(record, single);
+            if printer.print(self.name, &answered)?.is_break() || CANCEL.load(Relaxed) {
                 return Ok(FileEnd::Stop);
             }
             if count % CHUNK == 0 {
@@ -402,7 +399,7 @@ impl<'a> Work<'a> {
                     .collect()
             };
             for a in answers {
-                if printer.print(self.name, a)?.is_break() {
+                if printer.print(self.name, &a)?.is_break() {
                     return Ok(FileEnd::Stop);
                 }
             }
@@ -459,12 +456,12 @@ struct Printer<'c, W: Write> {
 impl<W: Write> Printer<'_, W> {
     /// Print one answer, or report a record of input `name` that could not be read;
     /// `Break` when --strict stops the run there.
-    fn print(&mut self, name: &str, item: Answered<'_>) -> Result<ControlFlow<()>, Fatal> {
+    fn print(&mut self, name: &str, item: &Answered<'_>) -> Result<ControlFlow<()>, Fatal> {
         let cfg = self.cfg;
         match item {
             Ok(a) => {
                 self.summary.add(cfg.mode, &a.outcome);
-                emit(cfg, &mut self.out, &a)?;
+                emit(cfg, &mut self.out, a)?;
             }
             Err(e) => {
                 self.summary.unreadable += 1;
@@ -532,7 +529,7 @@ fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, shared: &Shared)
         )
     };
     let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
-    let rating = report.then(|| rate::rate(&puzzle));
+    let rating = report.then(|| Box::new(rate::rate(&puzzle)));
     let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
         if outcome.verdict() == sudoku_enum::Verdict::Unique {
             rate::minimality(&puzzle)

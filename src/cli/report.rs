@@ -49,8 +49,9 @@ pub struct Answer<'a> {
     pub solution: Option<Vec<u8>>,
     /// Wall time of the search; only measured for JSON output (zero otherwise).
     pub elapsed: Duration,
-    /// `check --explain` / `--minimal`: the singles rating (valid puzzles only).
-    pub rating: Option<Rating>,
+    /// `check --explain` / `--minimal`: the singles rating (valid puzzles only). Boxed: it is
+    /// large and rare, and every answer of a batch is moved a few times.
+    pub rating: Option<Box<Rating>>,
     /// `check --minimal`: `Some(None)` when asked for but the puzzle is not unique.
     pub minimality: Option<Option<Minimality>>,
 }
