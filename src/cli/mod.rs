@@ -219,7 +219,8 @@ enum Record {
     Bad(ParseError),
 }
 
-/// Puzzles answered together; output stays in input order, memory stays bounded.
+/// Records answered together by several workers (output stays in input order, memory stays
+/// bounded); also how many records one worker answers between two flushes of the output.
 const CHUNK: usize = 512;
 
 fn run_batch(cfg: &Config) -> Result<u8, Fatal> {

@@ -50,7 +50,7 @@ pub struct Answer<'a> {
     /// Wall time of the search; only measured for JSON output (zero otherwise).
     pub elapsed: Duration,
     /// `check --explain` / `--minimal`: the singles rating (valid puzzles only). Boxed: it is
-    /// large and rare, and every answer of a batch is moved a few times.
+    /// large and rare, and every answer of a batch is moved.
     pub rating: Option<Box<Rating>>,
     /// `check --minimal`: `Some(None)` when asked for but the puzzle is not unique.
     pub minimality: Option<Option<Minimality>>,
