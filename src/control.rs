@@ -234,7 +234,7 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.pending_done += w;
         let granted = self.shared.reserve(k);
         self.stats.solutions += granted as u128;
-        self.pending_solutions += granted;
+        self.pending_solutions = self.pending_solutions.saturating_add(granted);
         let flow = if granted > 0 {
             self.sink.count(granted)
         } else {
@@ -254,7 +254,7 @@ impl<'a, S: Sink> Ctx<'a, S> {
             return ControlFlow::Break(());
         }
         self.stats.solutions += 1;
-        self.pending_solutions += 1;
+        self.pending_solutions = self.pending_solutions.saturating_add(1);
         let flow = self.sink.solution(grid);
         self.after_sink(flow)
     }
