@@ -35,6 +35,9 @@ fn parse_line(line: &str) -> Option<Puzzle> {
 }
 
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>, secs: Option<f64>, stats: &mut Stats) -> u128 {
+    // Each puzzle (and each repetition) starts with an empty table of subtree counts, so that
+    // `--reps` measures the work of one count, not a lookup of the last one.
+    sudoku_enum::engine::memo::clear_table();
     let Some(e) = E::new(p) else { return 0 };
     let deadline = secs.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let shared = Shared::new(limit).with_deadline(deadline);

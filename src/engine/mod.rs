@@ -3,8 +3,10 @@
 //!
 //! - [`generic`]: any R×C box shape up to 64×64 (u64 candidate masks).
 //! - [`nine`]: a specialised 9×9 bitboard engine.
+//! - [`memo`]: the table of subtree counts that exhaustive 9×9 counting keeps per thread.
 
 pub mod generic;
+pub mod memo;
 pub mod nine;
 
 use crate::control::Ctx;

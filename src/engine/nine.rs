@@ -45,7 +45,16 @@
 //! state has either no solution or `2^k`, `k` the number of connected components; fixing one
 //! cell of a component and propagating settles the whole component and tells which (see
 //! `Nine::count_bivalue`). The leaves are then reported with one `ctx.solutions(2^k, w)`.
+//!
+//! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
+//! under 2^16), a state with 12 to 48 open cells looks up its key (the open cells and their
+//! candidates, `Nine::memo_key`) in the thread's [`memo`] table before searching, and stores
+//! its subtree's count after a search that ran to the end. Counting trees repeat sub-problems
+//! (two fillings of a band that leave the same candidates below): the first band plus a
+//! fourth row takes 94 k nodes instead of 359 k, the first-band puzzle 0.86 G nodes for its
+//! 7.8 G solutions.
 
+use super::memo::{self, Memo};
 use super::{Engine, Expansion};
 use crate::control::Ctx;
 use crate::puzzle::Puzzle;
@@ -529,6 +538,26 @@ impl Nine {
         }
     }
 
+    /// The key of this state's sub-problem for the count table: the open cells and their
+    /// candidates. The number of completions depends on nothing else: a placed digit is never
+    /// a candidate of an open cell that sees it (placing clears it from the cell's row and box,
+    /// the column-lock rule from its column in the other bands), so each house's missing
+    /// digits are its open cells' candidates, unless fewer than its open cells (then the
+    /// state has no completion, whatever was placed).
+    #[inline(always)]
+    fn memo_key(&self) -> memo::Key {
+        let mut w = [0u32; 2 * memo::KEY_WORDS];
+        for (i, x) in w.iter_mut().take(27).enumerate() {
+            *x = self.cand[i] & self.unsolved[i / 9];
+        }
+        w[27..30].copy_from_slice(&self.unsolved);
+        let mut key = [0u64; memo::KEY_WORDS];
+        for (k, pair) in key.iter_mut().zip(w.chunks_exact(2)) {
+            *k = pair[0] as u64 | (pair[1] as u64) << 32;
+        }
+        key
+    }
+
     /// The grid (1..=9, 0 where open), row-major.
     fn grid(&self) -> [u8; 81] {
         let mut g = [0u8; 81];
@@ -563,9 +592,57 @@ impl Nine {
 /// Whether the search applies hidden singles in columns and boxes at every node.
 const SEARCH_HIDDEN: bool = false;
 
-/// Depth-first search below a propagated state of weight `w`.
-fn search_rec<S: Sink>(st: &Nine, ctx: &mut Ctx<'_, S>, w: f64) -> ControlFlow<()> {
+/// The open-cell counts of the states whose subtree counts are remembered: below the range a
+/// subtree costs less than a table probe, above it repeats are rare.
+const MEMO_OPEN: std::ops::RangeInclusive<usize> = 12..=48;
+
+/// Whether a search under this context remembers subtree counts: count-only sinks, and no
+/// limit small enough to end the search in a few nodes anyway.
+fn wants_memo<S: Sink>(ctx: &Ctx<'_, S>) -> bool {
+    !S::NEEDS_GRID && ctx.shared.limit().map_or(true, |n| n >= 1 << 16)
+}
+
+/// Depth-first search below a propagated state of weight `w`, with a table of subtree counts
+/// when `memo` is given (count-only sinks).
+fn search_rec<S: Sink>(
+    st: &Nine,
+    ctx: &mut Ctx<'_, S>,
+    w: f64,
+    memo: Option<&mut Memo>,
+) -> ControlFlow<()> {
     ctx.node()?;
+    if let Some(m) = memo {
+        if !MEMO_OPEN.contains(&st.open_cells()) {
+            return search_node(st, ctx, w, Some(m));
+        }
+        let key = st.memo_key();
+        if let Some(n) = m.get(&key) {
+            return if n == 0 {
+                ctx.dead_end(w);
+                ControlFlow::Continue(())
+            } else {
+                ctx.solutions(n, w)
+            };
+        }
+        let before = ctx.stats.solutions;
+        // Only a subtree searched to the end is remembered: `?` leaves on a stop.
+        search_node(st, ctx, w, Some(&mut *m))?;
+        if let Ok(n) = u64::try_from(ctx.stats.solutions - before) {
+            m.put(&key, n);
+        }
+        return ControlFlow::Continue(());
+    }
+    search_node(st, ctx, w, None)
+}
+
+/// [`search_rec`] at a node already counted.
+#[inline(always)]
+fn search_node<S: Sink>(
+    st: &Nine,
+    ctx: &mut Ctx<'_, S>,
+    w: f64,
+    mut memo: Option<&mut Memo>,
+) -> ControlFlow<()> {
     if st.solved() {
         return if S::NEEDS_GRID {
             ctx.solution(&st.grid(), w)
@@ -590,7 +667,7 @@ fn search_rec<S: Sink>(st: &Nine, ctx: &mut Ctx<'_, S>, w: f64) -> ControlFlow<(
         ds &= ds - 1;
         ctx.guess();
         match st.child::<SEARCH_HIDDEN>(d, br.band, br.pos) {
-            Some(c) => search_rec(&c, ctx, cw)?,
+            Some(c) => search_rec(&c, ctx, cw, memo.as_deref_mut())?,
             None => {
                 ctx.node()?;
                 ctx.dead_end(cw);
@@ -640,7 +717,11 @@ impl Engine for Nine {
     }
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
-        search_rec(self, ctx, weight)
+        if wants_memo(ctx) {
+            memo::with_table(|m| search_rec(self, ctx, weight, m))
+        } else {
+            search_rec(self, ctx, weight, None)
+        }
     }
 
     fn expand(&self, out: &mut Vec<Nine>) -> Expansion {
@@ -741,6 +822,62 @@ mod tests {
         let ours = count_puzzle::<Nine>(&p, None);
         assert!(ours > 100, "{ours}");
         assert_eq!(ours, count_puzzle::<Generic>(&p, None));
+    }
+
+    /// The count without the table of subtree counts.
+    fn count_plain(p: &Puzzle) -> u128 {
+        let Some(e) = Nine::new(p) else { return 0 };
+        let shared = Shared::new(None);
+        let mut sink = CountSink;
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        let _ = search_rec(&e, &mut ctx, 1.0, None);
+        ctx.stats.solutions
+    }
+
+    #[test]
+    fn remembered_counts_are_exact() {
+        // Puzzles whose trees repeat sub-problems, counted with a cold table, again with a warm
+        // one (hits at the root), in an order that mixes them; against the plain search.
+        let lines = [
+            format!("{BAND1}214365897{}", ".".repeat(45)),
+            format!("{BAND1}231564897{}", ".".repeat(45)),
+            format!("{BAND1}214365897365897214{}", ".".repeat(36)),
+            format!("{}214365897{BAND1}", ".".repeat(45)),
+        ];
+        let plain: Vec<u128> = lines.iter().map(|l| count_plain(&puzzle(l))).collect();
+        assert!(plain.iter().all(|&n| n > 1000), "{plain:?}");
+        memo::clear_table();
+        for round in 0..2 {
+            for (l, &want) in lines.iter().zip(&plain).rev() {
+                let p = puzzle(l);
+                assert_eq!(count_puzzle::<Nine>(&p, None), want, "round {round}: {l}");
+            }
+        }
+        // A limit large enough for the table: still exactly min(limit, total), also when a
+        // remembered count overshoots it.
+        let p = puzzle(&lines[0]);
+        for limit in [65_536, 633_311, 633_312, 700_000] {
+            assert_eq!(
+                count_puzzle::<Nine>(&p, Some(limit)),
+                (limit as u128).min(633_312)
+            );
+        }
+    }
+
+    #[test]
+    fn a_stopped_subtree_is_not_remembered() {
+        // Stop a cold count early with a node budget, then count again: a partial subtree
+        // count must not have been stored.
+        let p = puzzle(&format!("{BAND1}214365897{}", ".".repeat(45)));
+        memo::clear_table();
+        let e = Nine::new(&p).unwrap();
+        let shared = Shared::new(None);
+        shared.set_node_budget(5_000);
+        let mut sink = CountSink;
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        assert!(e.search(&mut ctx, 1.0).is_break());
+        assert!(ctx.stats.solutions < 633_312);
+        assert_eq!(count_puzzle::<Nine>(&p, None), 633_312);
     }
 
     #[test]
