@@ -21,13 +21,9 @@ pub type Key = [u64; KEY_WORDS];
 /// log2 of the slots per thread (2^16 slots of 128 bytes: 8 MiB).
 const SLOT_BITS: u32 = 16;
 
-/// One slot: a key and the number of completions below it.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Slot {
-    key: Key,
-    count: u64,
-}
+/// One slot: a key (words `0..KEY_WORDS`) and the number of completions below it (the last
+/// word). Plain integers, so the table is allocated as zeroed pages.
+type Slot = [u64; KEY_WORDS + 1];
 
 /// A fixed-size table of subtree counts.
 pub struct Memo {
@@ -36,12 +32,8 @@ pub struct Memo {
 
 impl Memo {
     fn new() -> Memo {
-        let empty = Slot {
-            key: [0; KEY_WORDS],
-            count: 0,
-        };
         Memo {
-            slots: vec![empty; 1 << SLOT_BITS].into_boxed_slice(),
+            slots: vec![[0; KEY_WORDS + 1]; 1 << SLOT_BITS].into_boxed_slice(),
         }
     }
 
@@ -59,7 +51,7 @@ impl Memo {
     #[inline(always)]
     pub fn get(&self, key: &Key) -> Option<u64> {
         let slot = &self.slots[Self::index(key)];
-        (slot.key == *key).then_some(slot.count)
+        (slot[..KEY_WORDS] == key[..]).then_some(slot[KEY_WORDS])
     }
 
     /// Remember that `key`'s sub-problem has `count` completions.
@@ -69,7 +61,9 @@ impl Memo {
             key.iter().any(|&w| w != 0),
             "an all-zero key is an empty slot"
         );
-        self.slots[Self::index(key)] = Slot { key: *key, count };
+        let slot = &mut self.slots[Self::index(key)];
+        slot[..KEY_WORDS].copy_from_slice(key);
+        slot[KEY_WORDS] = count;
     }
 }
 
