@@ -1,14 +1,16 @@
 //! Benchmark of the 9×9 engine, shaped like the peer harness (`peer sudoku count LIMIT FILE`).
 //!
-//!     cargo run --release --example nine_bench -- LIMIT FILE [--reps K] [--engine nine|generic] [--secs S] [-v]
+//!     cargo run --release --example nine_bench -- LIMIT FILE [--reps K] [--engine nine|configs|generic] [--secs S] [-v]
 //!
 //! Reads one 81-character puzzle per line (`.`, `0` or `_` for empty; `#` comments), parses
 //! them all before the clock starts, then for each puzzle runs `new` + `search` with a
 //! `CountSink` and `Shared::new(limit)` (LIMIT 0 = unlimited). Prints one summary line:
 //! puzzles, solutions, zero/one/multi, seconds, puzzles/s, solutions/s. `--secs S` stops each
-//! puzzle's search after S seconds (for rates on huge counts).
+//! puzzle's search after S seconds (for rates on huge counts). `-v` prints each puzzle with its
+//! count and nodes.
 
 use std::time::{Duration, Instant};
+use sudoku_enum::engine::configs::Configs;
 use sudoku_enum::engine::generic::Generic;
 use sudoku_enum::engine::nine::Nine;
 use sudoku_enum::engine::Engine;
@@ -52,13 +54,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut positional = Vec::new();
     let mut reps = 1usize;
-    let mut generic = false;
+    let mut engine = String::from("nine");
     let mut verbose = false;
     let mut secs = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).expect("--reps K"),
-            "--engine" => generic = args.next().as_deref() == Some("generic"),
+            "--engine" => engine = args.next().expect("--engine NAME"),
             "--secs" => secs = args.next().and_then(|s| s.parse().ok()),
             "-v" => verbose = true,
             _ => positional.push(a),
@@ -66,7 +68,7 @@ fn main() {
     }
     if positional.len() != 2 {
         eprintln!(
-            "usage: nine_bench LIMIT FILE [--reps K] [--engine nine|generic] [--secs S] [-v]"
+            "usage: nine_bench LIMIT FILE [--reps K] [--engine nine|configs|generic] [--secs S] [-v]"
         );
         std::process::exit(2);
     }
@@ -80,13 +82,14 @@ fn main() {
     let start = Instant::now();
     for _ in 0..reps {
         for p in &puzzles {
-            let n = if generic {
-                count::<Generic>(p, limit, secs, &mut stats)
-            } else {
-                count::<Nine>(p, limit, secs, &mut stats)
+            let before = stats.nodes;
+            let n = match engine.as_str() {
+                "generic" => count::<Generic>(p, limit, secs, &mut stats),
+                "configs" => count::<Configs>(p, limit, secs, &mut stats),
+                _ => count::<Nine>(p, limit, secs, &mut stats),
             };
             if verbose {
-                println!("{} {}", p.to_line(), n);
+                println!("{} {} {}", p.to_line(), n, stats.nodes - before);
             }
             total += n;
             match n {

@@ -46,6 +46,18 @@
 //! cell of a component and propagating settles the whole component and tells which (see
 //! `Nine::count_bivalue`). The leaves are then reported with one `ctx.solutions(2^k, w)`.
 //!
+//! **Staged uniqueness checks.** Counting under a limit of at most [`STAGED_LIMIT`] (the
+//! uniqueness check counts to 2) with a count-only sink, the search above runs for
+//! `LEAN_NODES` nodes (64), which settles easy puzzles and finds the solutions of puzzles that
+//! have many; then every subtree still to search is handed over to the configuration-branching
+//! engine [`Configs`] (the same band layout, stronger propagation, branching on a digit's band
+//! or stack configurations: about half the nodes on hard puzzles at twice the cost a node).
+//! Handing over partitions the tree, so nothing is searched twice. `Configs` can thrash on
+//! nearly empty grids, so a handed-over subtree is counted privately (a [`Probe`]) and given
+//! up after `CONFIGS_NODES` nodes; the lean search then takes it, and every later subtree, back.
+//! Measured on 1,000 forum-hardest puzzles: 12% fewer instructions and about 19% less time than
+//! the lean search alone; on the other sets within 2%.
+//!
 //! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
 //! under 2^16), a state with 12 to 48 open cells looks up its key (the open cells and their
 //! candidates, `Nine::memo_key`) in the thread's [`memo`] table before searching, and stores
@@ -54,7 +66,9 @@
 //! fourth row takes 94 k nodes instead of 359 k, the first-band puzzle 0.86 G nodes for its
 //! 7.8 G solutions.
 
+use super::configs::Configs;
 use super::memo::{self, Memo};
+use super::tally::{Attempt, Probe, Tally};
 use super::{Engine, Expansion};
 use crate::control::Ctx;
 use crate::puzzle::Puzzle;
@@ -602,62 +616,90 @@ fn wants_memo<S: Sink>(ctx: &Ctx<'_, S>) -> bool {
     !S::NEEDS_GRID && ctx.shared.limit().map_or(true, |n| n >= 1 << 16)
 }
 
-/// Depth-first search below a propagated state of weight `w`, with a table of subtree counts
-/// when `memo` is given (count-only sinks).
-fn search_rec<S: Sink>(
-    st: &Nine,
-    ctx: &mut Ctx<'_, S>,
-    w: f64,
-    memo: Option<&mut Memo>,
-) -> ControlFlow<()> {
-    ctx.node()?;
-    if let Some(m) = memo {
-        if !MEMO_OPEN.contains(&st.open_cells()) {
-            return search_node(st, ctx, w, Some(m));
+/// What a search does besides walking the tree (see the module docs).
+enum Mode<'m> {
+    /// Nothing: the plain search.
+    Plain,
+    /// Remember subtree counts in this table (count-only sinks without a small limit).
+    Memo(&'m mut Memo),
+    /// Hand every subtree over to [`Configs`] once `left` more nodes are used (count-only
+    /// sinks under a limit of at most [`STAGED_LIMIT`]).
+    Staged { limit: u64, left: &'m mut u64 },
+}
+
+impl Mode<'_> {
+    /// A shorter borrow of the same mode, for a child.
+    #[inline(always)]
+    fn reborrow(&mut self) -> Mode<'_> {
+        match self {
+            Mode::Plain => Mode::Plain,
+            Mode::Memo(m) => Mode::Memo(m),
+            Mode::Staged { limit, left } => Mode::Staged {
+                limit: *limit,
+                left,
+            },
         }
-        let key = st.memo_key();
-        if let Some(n) = m.get(&key) {
-            return if n == 0 {
-                ctx.dead_end(w);
-                ControlFlow::Continue(())
-            } else {
-                ctx.solutions(n, w)
-            };
-        }
-        let before = ctx.stats.solutions;
-        // Only a subtree searched to the end is remembered: `?` leaves on a stop.
-        search_node(st, ctx, w, Some(&mut *m))?;
-        if let Ok(n) = u64::try_from(ctx.stats.solutions - before) {
-            m.put(&key, n);
-        }
-        return ControlFlow::Continue(());
     }
-    search_node(st, ctx, w, None)
+}
+
+/// Depth-first search below a propagated state of weight `w`.
+fn search_rec<T: Tally>(st: &Nine, t: &mut T, w: f64, mode: Mode<'_>) -> ControlFlow<()> {
+    match mode {
+        Mode::Plain => {
+            t.node()?;
+            search_node(st, t, w, Mode::Plain)
+        }
+        Mode::Memo(m) => {
+            t.node()?;
+            if !MEMO_OPEN.contains(&st.open_cells()) {
+                return search_node(st, t, w, Mode::Memo(m));
+            }
+            let key = st.memo_key();
+            if let Some(n) = m.get(&key) {
+                return if n == 0 {
+                    t.dead_end(w);
+                    ControlFlow::Continue(())
+                } else {
+                    t.solutions(n, w)
+                };
+            }
+            let before = t.found();
+            // Only a subtree searched to the end is remembered: `?` leaves on a stop.
+            search_node(st, t, w, Mode::Memo(&mut *m))?;
+            if let Ok(n) = u64::try_from(t.found() - before) {
+                m.put(&key, n);
+            }
+            ControlFlow::Continue(())
+        }
+        Mode::Staged { limit, left } => {
+            if *left == 0 {
+                return search_configs(st, t, w, limit, left);
+            }
+            *left -= 1;
+            t.node()?;
+            search_node(st, t, w, Mode::Staged { limit, left })
+        }
+    }
 }
 
 /// [`search_rec`] at a node already counted.
 #[inline(always)]
-fn search_node<S: Sink>(
-    st: &Nine,
-    ctx: &mut Ctx<'_, S>,
-    w: f64,
-    mut memo: Option<&mut Memo>,
-) -> ControlFlow<()> {
+fn search_node<T: Tally>(st: &Nine, t: &mut T, w: f64, mut mode: Mode<'_>) -> ControlFlow<()> {
     if st.solved() {
-        return if S::NEEDS_GRID {
-            ctx.solution(&st.grid(), w)
+        return if T::NEEDS_GRID {
+            t.solution(&st.grid(), w)
         } else {
-            ctx.solutions(1, w)
+            t.solutions(1, w)
         };
     }
     let br = st.branch();
-    if !S::NEEDS_GRID && br.all_bivalue {
+    if !T::NEEDS_GRID && br.all_bivalue {
         let k = st.count_bivalue();
         return if k == 0 {
-            ctx.dead_end(w);
+            t.dead_end(w);
             ControlFlow::Continue(())
         } else {
-            ctx.solutions(k, w)
+            t.solutions(k, w)
         };
     }
     let cw = w / br.digits.count_ones() as f64;
@@ -665,16 +707,55 @@ fn search_node<S: Sink>(
     while ds != 0 {
         let d = ds.trailing_zeros() as usize;
         ds &= ds - 1;
-        ctx.guess();
+        t.guess();
         match st.child::<SEARCH_HIDDEN>(d, br.band, br.pos) {
-            Some(c) => search_rec(&c, ctx, cw, memo.as_deref_mut())?,
+            Some(c) => search_rec(&c, t, cw, mode.reborrow())?,
             None => {
-                ctx.node()?;
-                ctx.dead_end(cw);
+                t.node()?;
+                t.dead_end(cw);
             }
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The largest limit for which a count-only search is staged (see the module docs).
+pub const STAGED_LIMIT: u64 = 2;
+
+/// Nodes the lean search visits before a staged search hands its subtrees to [`Configs`].
+const LEAN_NODES: u64 = 64;
+
+/// Nodes [`Configs`] gets on one handed-over subtree before the lean search takes it back.
+const CONFIGS_NODES: u64 = 20_000;
+
+/// Whether a search under this context is staged: count-only sinks under a small limit.
+fn wants_stages<S: Sink>(ctx: &Ctx<'_, S>) -> bool {
+    !S::NEEDS_GRID && ctx.shared.limit().is_some_and(|n| n <= STAGED_LIMIT)
+}
+
+/// A subtree handed over to [`Configs`], counted privately for at most [`CONFIGS_NODES`]
+/// nodes; should that thrash (it can, on nearly empty grids), the lean search takes this
+/// subtree back, and keeps every later one (`left` is set to never hand over again).
+#[inline(never)]
+fn search_configs<T: Tally>(
+    st: &Nine,
+    t: &mut T,
+    w: f64,
+    limit: u64,
+    left: &mut u64,
+) -> ControlFlow<()> {
+    let Some(c) = Configs::from_bands(st.cand, st.unsolved) else {
+        t.node()?;
+        t.dead_end(w);
+        return ControlFlow::Continue(());
+    };
+    match Probe::attempt(t, limit, CONFIGS_NODES, w, |p| c.search_with(p, w)) {
+        Attempt::Done(flow) => flow,
+        Attempt::GaveUp => {
+            *left = u64::MAX;
+            search_rec(st, t, w, Mode::Plain)
+        }
+    }
 }
 
 impl Engine for Nine {
@@ -718,9 +799,24 @@ impl Engine for Nine {
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
         if wants_memo(ctx) {
-            memo::with_table(|m| search_rec(self, ctx, weight, m))
+            memo::with_table(|m| match m {
+                Some(m) => search_rec(self, ctx, weight, Mode::Memo(m)),
+                None => search_rec(self, ctx, weight, Mode::Plain),
+            })
+        } else if wants_stages(ctx) {
+            let limit = ctx.shared.limit().unwrap_or(STAGED_LIMIT);
+            let mut left = LEAN_NODES;
+            search_rec(
+                self,
+                ctx,
+                weight,
+                Mode::Staged {
+                    limit,
+                    left: &mut left,
+                },
+            )
         } else {
-            search_rec(self, ctx, weight, None)
+            search_rec(self, ctx, weight, Mode::Plain)
         }
     }
 
@@ -830,7 +926,7 @@ mod tests {
         let shared = Shared::new(None);
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
-        let _ = search_rec(&e, &mut ctx, 1.0, None);
+        let _ = search_rec(&e, &mut ctx, 1.0, Mode::Plain);
         ctx.stats.solutions
     }
 
@@ -878,6 +974,52 @@ mod tests {
         assert!(e.search(&mut ctx, 1.0).is_break());
         assert!(ctx.stats.solutions < 633_312);
         assert_eq!(count_puzzle::<Nine>(&p, None), 633_312);
+    }
+
+    /// Count under `limit`, staged with `lean` nodes before the hand-over, or plain.
+    fn count_mode(p: &Puzzle, limit: Option<u64>, lean: Option<u64>) -> (u128, u64) {
+        let Some(e) = Nine::new(p) else { return (0, 0) };
+        let shared = Shared::new(limit);
+        let mut sink = CountSink;
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        let mut left = lean.unwrap_or(0);
+        let mode = match (lean, limit) {
+            (Some(_), Some(limit)) => Mode::Staged {
+                limit,
+                left: &mut left,
+            },
+            _ => Mode::Plain,
+        };
+        let _ = search_rec(&e, &mut ctx, 1.0, mode);
+        (ctx.stats.solutions, ctx.stats.nodes)
+    }
+
+    #[test]
+    fn staged_checks_agree_with_the_plain_search() {
+        // Hard unique puzzles (handed over to `Configs`), puzzles with many solutions, nearly
+        // empty grids (where `Configs` gives up and the lean search takes over), no solution.
+        let mut lines: Vec<String> = SAMPLES.iter().map(|s| s.to_string()).collect();
+        lines.push(".".repeat(81));
+        lines.push(format!("1{}", ".".repeat(80)));
+        lines.push(format!("{BAND1}{}", ".".repeat(54)));
+        lines.push(format!("12{}", ".".repeat(79)));
+        lines.push(format!("11{}", ".".repeat(79)));
+        for line in &lines {
+            let p = puzzle(line);
+            for limit in 1..=STAGED_LIMIT {
+                let (plain, _) = count_mode(&p, Some(limit), None);
+                for lean in [0, 1, 5, LEAN_NODES] {
+                    let (staged, _) = count_mode(&p, Some(limit), Some(lean));
+                    assert_eq!(staged, plain, "limit {limit}, lean {lean}: {line}");
+                }
+                assert_eq!(count_puzzle::<Nine>(&p, Some(limit)), plain, "{line}");
+            }
+        }
+        // The empty grid, handed over at once, makes `Configs` give up (no solution in its
+        // node allowance): the lean search takes it back.
+        let (n, nodes) = count_mode(&puzzle(&".".repeat(81)), Some(2), Some(0));
+        assert_eq!(n, 2);
+        assert!(nodes > CONFIGS_NODES, "{nodes} nodes: did Configs give up?");
     }
 
     #[test]
