@@ -1,6 +1,6 @@
 //! Benchmark of the 9×9 engine, shaped like the peer harness (`peer sudoku count LIMIT FILE`).
 //!
-//!     cargo run --release --example nine_bench -- LIMIT FILE [--reps K] [--engine nine|configs|generic] [--secs S] [-v]
+//!     cargo run --release --example nine_bench -- LIMIT FILE [--reps K] [--engine nine|generic] [--secs S] [-v]
 //!
 //! Reads one 81-character puzzle per line (`.`, `0` or `_` for empty; `#` comments), parses
 //! them all before the clock starts, then for each puzzle runs `new` + `search` with a
@@ -10,7 +10,6 @@
 //! count and nodes.
 
 use std::time::{Duration, Instant};
-use sudoku_enum::engine::configs::Configs;
 use sudoku_enum::engine::generic::Generic;
 use sudoku_enum::engine::nine::Nine;
 use sudoku_enum::engine::Engine;
@@ -68,7 +67,7 @@ fn main() {
     }
     if positional.len() != 2 {
         eprintln!(
-            "usage: nine_bench LIMIT FILE [--reps K] [--engine nine|configs|generic] [--secs S] [-v]"
+            "usage: nine_bench LIMIT FILE [--reps K] [--engine nine|generic] [--secs S] [-v]"
         );
         std::process::exit(2);
     }
@@ -85,7 +84,6 @@ fn main() {
             let before = stats.nodes;
             let n = match engine.as_str() {
                 "generic" => count::<Generic>(p, limit, secs, &mut stats),
-                "configs" => count::<Configs>(p, limit, secs, &mut stats),
                 _ => count::<Nine>(p, limit, secs, &mut stats),
             };
             if verbose {

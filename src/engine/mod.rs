@@ -3,9 +3,9 @@
 //!
 //! - [`generic`]: any R×C box shape up to 64×64 (u64 candidate masks).
 //! - [`nine`]: a specialised 9×9 bitboard engine.
-//! - [`configs`]: a 9×9 engine branching on configurations, to which [`nine`] hands the hard
-//!   part of uniqueness checks.
-//! - [`tally`]: what the 9×9 searches report to: the worker's context, or a private counter for
+//! - [`configs`]: the 9×9 engine's second branching rule (a digit's configuration in a band
+//!   or stack), for the hard part of uniqueness checks.
+//! - [`tally`]: what the 9×9 search reports to: the worker's context, or a private counter for
 //!   a bounded attempt.
 //! - [`memo`]: the table of subtree counts that exhaustive 9×9 counting keeps per thread.
 

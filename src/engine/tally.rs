@@ -1,11 +1,11 @@
 //! What a 9×9 search reports to: the worker's [`Ctx`] itself, or a [`Probe`] that counts the
 //! solutions of one bounded attempt privately, so that an attempt given up on leaves no trace.
 //!
-//! The uniqueness check runs its search in stages (see `nine`'s module docs): a cheap engine
-//! for a few nodes, then a stronger one for many more, then the cheap one to the end. Each
-//! staged attempt runs under a `Probe`; the solutions of an attempt that finished (or hit the
-//! limit, or was stopped from outside) are then handed to the `Ctx` in one go, those of an
-//! attempt that ran out of nodes are forgotten, and the next stage starts from the same state.
+//! The uniqueness check runs a staged search (see `nine`'s module docs) that may be given up
+//! and started again plainly. It runs under a `Probe`: the solutions of an attempt that
+//! finished (or hit the limit, or was stopped from outside) are then handed to the `Ctx` in one
+//! go, those of an attempt that ran out of nodes are forgotten, and the plain search starts
+//! from the same state.
 
 use crate::control::Ctx;
 use crate::sink::Sink;
