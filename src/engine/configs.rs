@@ -8,9 +8,9 @@
 //! takes one *mini-column* per band and per column: its *stack configurations*, permutations
 //! band → column inside the matrix of mini-columns (bit `3 * band + column`).
 //!
-//! [`choose`] picks the band or stack with the fewest configurations in all (its digits' counts
+//! `choose` picks the band or stack with the fewest configurations in all (its digits' counts
 //! summed), and in it the digit with the fewest (at least two); each child of the split keeps
-//! one configuration ([`restrict`]): three mini-rows or mini-columns at once. On hard puzzles
+//! one configuration (`restrict`): three mini-rows or mini-columns at once. On hard puzzles
 //! this visits about two thirds of the nodes of branching on a two-candidate cell; on puzzles
 //! with many solutions it finds them later, and on nearly empty grids it can thrash, so `nine`
 //! uses it only for the hard part of uniqueness checks, bounded.
