@@ -119,23 +119,24 @@ where
     M: Fn(usize) -> S + Sync,
     F: Fn(usize, S) + Sync,
 {
-    if let Some(conflict) = puzzle.conflict() {
-        return Outcome {
+    // Clashing givens give no root state (see `Engine::new`), so the clash check, which names
+    // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
+    let stats = with_engine!(puzzle, options.engine, |root| {
+        run_engine(&root, puzzle.shape(), options, shared, make_sink, finish)
+    });
+    match stats {
+        Some(stats) => Outcome {
+            solutions: stats.solutions,
+            stopped: shared.stopped(),
+            stats,
+            conflict: None,
+        },
+        None => Outcome {
             solutions: 0,
             stopped: None,
             stats: Stats::default(),
-            conflict: Some(conflict),
-        };
-    }
-    let stats = with_engine!(puzzle, options.engine, |root| {
-        run_engine(&root, puzzle.shape(), options, shared, make_sink, finish)
-    })
-    .unwrap_or_default();
-    Outcome {
-        solutions: stats.solutions,
-        stopped: shared.stopped(),
-        stats,
-        conflict: None,
+            conflict: puzzle.conflict(),
+        },
     }
 }
 

@@ -55,8 +55,9 @@ pub enum Expansion {
 /// A search engine state. Always kept fully propagated: constructors and [`Engine::expand`]
 /// only ever hand out states on which naked and hidden singles have been applied.
 pub trait Engine: Sized + Clone + Send + Sync {
-    /// A propagated state for a puzzle whose givens do not clash; `None` when propagation
-    /// already proves there is no solution.
+    /// The propagated state of a puzzle; `None` when propagation already proves there is no
+    /// solution, and always when two givens clash (the solver relies on this: it looks for the
+    /// clash, to name it, only when there is no state).
     fn new(puzzle: &Puzzle) -> Option<Self>;
 
     /// Search the whole subtree below this state; `weight` is its share of the root tree
@@ -71,4 +72,46 @@ pub trait Engine: Sized + Clone + Send + Sync {
 
     /// Number of cells not yet determined.
     fn open_cells(&self) -> usize;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generic::Generic;
+    use super::nine::Nine;
+    use super::Engine;
+    use crate::puzzle::Puzzle;
+    use crate::shape::Shape;
+
+    /// Pseudo-random 9×9 puzzles with a few givens and one clash planted in a row, a column or
+    /// a box: neither engine gives a state.
+    #[test]
+    fn clashing_givens_give_no_state() {
+        let shape = Shape::NINE;
+        let houses = shape.houses();
+        let mut x = 0x6A09_E667u32;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as usize % n
+        };
+        for _ in 0..3000 {
+            let mut cells = vec![0u8; 81];
+            for _ in 0..next(20) {
+                cells[next(81)] = 1 + next(9) as u8;
+            }
+            let house = &houses[next(houses.len())];
+            let (a, b) = (house[next(9)], house[next(9)]);
+            if a == b {
+                continue;
+            }
+            let d = 1 + next(9) as u8;
+            cells[a] = d;
+            cells[b] = d;
+            let p = Puzzle::new(shape, cells).unwrap();
+            assert!(p.has_conflict());
+            assert!(Nine::new(&p).is_none(), "{}", p.to_line());
+            assert!(Generic::new(&p).is_none(), "{}", p.to_line());
+        }
+    }
 }
