@@ -827,25 +827,36 @@ impl Engine for Nine {
             "the 9×9 engine got another shape"
         );
         let mut st = Nine::blank();
-        let mut dirty = 0;
         let cells = puzzle.cells();
-        for (b, &g) in given_cells(cells).iter().enumerate() {
+        let given = given_cells(cells);
+        // Each given takes its digit's row and box in its band and its column in every band
+        // (its own cell too, given back below). A given whose cell an earlier given of its
+        // digit took clashes with it.
+        let mut own = [0u32; 27];
+        for (b, &g) in given.iter().enumerate() {
             let mut g = g;
             while g != 0 {
                 let p = g.trailing_zeros() as usize;
                 g &= g - 1;
                 let d = cells[27 * b + p] as usize - 1;
-                st.place(d, b, p, &mut dirty).ok()?;
-                // Settle the given at once: the cell leaves the other digits, the column the
-                // digit's other bands (in its own band `place` cleared the column but the cell).
-                for k in 0..3 {
-                    st.cand[9 * k + d] &= !spread(1 << (p % 9));
+                let i = 9 * b + d;
+                if st.cand[i] & (1 << p) == 0 {
+                    return None;
                 }
-                for e in 0..9 {
-                    st.cand[9 * b + e] &= !(1 << p);
-                }
-                st.cand[9 * b + d] |= 1 << p;
-                st.unsolved[b] &= !(1 << p);
+                st.cand[i] &= KEEP[p];
+                let col = !spread(1 << (p % 9));
+                st.cand[d] &= col;
+                st.cand[9 + d] &= col;
+                st.cand[18 + d] &= col;
+                own[i] |= 1 << p;
+            }
+        }
+        // The given cells leave every digit but their own.
+        for (b, &g) in given.iter().enumerate() {
+            st.unsolved[b] = BAND & !g;
+            let band = 9 * b..9 * b + 9;
+            for (c, &o) in st.cand[band.clone()].iter_mut().zip(&own[band]) {
+                *c = (*c & !g) | o;
             }
         }
         st.propagate::<true>(BAND, BAND).ok()?;
