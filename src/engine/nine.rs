@@ -48,14 +48,16 @@
 //!
 //! **Staged uniqueness checks.** Counting under a limit of at most [`STAGED_LIMIT`] (the
 //! uniqueness check counts to 2) with a count-only sink, the search branches on cells as above
-//! for its first `CELL_NODES` nodes (64), which settles easy puzzles and finds the solutions of
+//! for its first `CELL_NODES` nodes (16), which settles easy puzzles and finds the solutions of
 //! puzzles that have many; then, at each node, it applies locked candidates on the stack side
 //! and branches on *stack configurations* ([`configs`]: the placement of one digit in a stack,
 //! up to six children that each fix three mini-columns). Configuration branching can thrash on
 //! nearly empty grids, so the staged search counts privately (a [`Probe`]) and is given up
 //! after `STAGED_NODES` nodes (2^15, a few milliseconds); the plain search then starts again.
-//! On 1,000 forum-hardest puzzles this visits 222 k nodes instead of 326 k, for 18% fewer
-//! instructions; the other sets gain 1–2%.
+//! On 1,000 forum-hardest puzzles this visits 195 k nodes instead of 326 k, for 18% fewer
+//! instructions; 12% fewer on top1465, 1–2% on puzzles that propagation all but solves.
+//! (Configurations from the root visit 175 k nodes on the hardest puzzles, but puzzles with
+//! many solutions find them later: 30% more instructions on the serg set.)
 //!
 //! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
 //! under 2^16), a state with 12 to 48 open cells looks up its key (the open cells and their
@@ -771,7 +773,7 @@ fn search_configs<T: Tally>(
 pub const STAGED_LIMIT: u64 = 2;
 
 /// Nodes a staged search branches on cells before it turns to configurations.
-const CELL_NODES: u64 = 64;
+const CELL_NODES: u64 = 16;
 
 /// Nodes a staged search may take in all before it starts again, plain (see the module docs).
 const STAGED_NODES: u64 = 1 << 15;
