@@ -748,10 +748,11 @@ fn search_configs<T: Tally>(
     split: Split,
     alts: u32,
 ) -> ControlFlow<()> {
-    if alts == 0 {
-        t.dead_end(w);
-        return ControlFlow::Continue(());
-    }
+    // `choose` reports a stack without configuration as `Choice::Dead`, not as a split.
+    debug_assert!(
+        alts.count_ones() >= 2,
+        "a split has two configurations or more"
+    );
     let cw = w / alts.count_ones() as f64;
     let mut alts = alts;
     while alts != 0 {
