@@ -91,36 +91,24 @@ const NPERM: [u8; 512] = {
     t
 };
 
-/// `STACKS[o]` for the column occupancy `o` of band 0: its three mini-column triples in place
-/// in the three stack matrices (stack `s` at bits `9 * s`, band 0 at bits `0..3` of each);
-/// shift left by `3 * k` for band `k`.
-const STACKS: [u32; 512] = {
+/// `GROUPS[x]` for a 9-bit `x`: its three 3-bit groups spaced out to bits `9 * g` (group `g`).
+/// It reads both ways between columns and stack matrices:
+/// - for the column occupancy `o` of band 0, `GROUPS[o]` is its three mini-column triples in
+///   place in the three stack matrices (stack `s` at bits `9 * s`, band 0 at bits `0..3` of
+///   each); shift left by `3 * k` for band `k`;
+/// - for a stack-0 matrix `m` (bit `3 * band + column`), `GROUPS[m]` is the columns it keeps,
+///   as the three bands' 9-bit column sets side by side (band `k` at bits `9 * k`); shift left
+///   by `3 * s` for stack `s`.
+const GROUPS: [u32; 512] = {
     let mut t = [0u32; 512];
-    let mut o = 0;
-    while o < 512 {
-        let mut s = 0;
-        while s < 3 {
-            t[o] |= (((o >> (3 * s)) & 7) as u32) << (9 * s);
-            s += 1;
+    let mut x = 0;
+    while x < 512 {
+        let mut g = 0;
+        while g < 3 {
+            t[x] |= (((x >> (3 * g)) & 7) as u32) << (9 * g);
+            g += 1;
         }
-        o += 1;
-    }
-    t
-};
-
-/// `COLS[m]` for a stack-0 matrix `m` (bit `3 * band + column`): the columns it keeps, as
-/// the three bands' 9-bit column sets side by side (band `k` at bits `9 * k`); shift left by
-/// `3 * s` for stack `s`.
-const COLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 3 {
-            t[m] |= (((m >> (3 * k)) & 7) as u32) << (9 * k);
-            k += 1;
-        }
-        m += 1;
+        x += 1;
     }
     t
 };
@@ -131,9 +119,9 @@ const DIGIT_BANDS: u32 = 1 | 1 << 9 | 1 << 18;
 /// The three stack matrices of a digit (stack `s` at bits `9 * s`, bit `3 * band + column`).
 #[inline(always)]
 fn stacks(a: [u32; 3]) -> u32 {
-    STACKS[fold(a[0]) as usize]
-        | STACKS[fold(a[1]) as usize] << 3
-        | STACKS[fold(a[2]) as usize] << 6
+    GROUPS[fold(a[0]) as usize]
+        | GROUPS[fold(a[1]) as usize] << 3
+        | GROUPS[fold(a[2]) as usize] << 6
 }
 
 /// A configuration split: a child per stack configuration of digit `d` in stack `s`.
@@ -178,7 +166,8 @@ pub(super) fn choose(cand: &mut [u32; 27]) -> Choice {
             if k[0] == 0 || k[1] == 0 || k[2] == 0 {
                 return Choice::Dead;
             }
-            let cols = COLS[k[0] as usize] | COLS[k[1] as usize] << 3 | COLS[k[2] as usize] << 6;
+            let cols =
+                GROUPS[k[0] as usize] | GROUPS[k[1] as usize] << 3 | GROUPS[k[2] as usize] << 6;
             for b in 0..3 {
                 let i = 9 * b + d;
                 let x = cand[i] & spread((cols >> (9 * b)) & 0x1FF);
@@ -221,7 +210,7 @@ pub(super) fn choose(cand: &mut [u32; 27]) -> Choice {
 #[inline(always)]
 pub(super) fn restrict(cand: &mut [u32; 27], split: Split, alt: usize) -> u32 {
     let Split { s, d } = split;
-    let cols = COLS[PERM_BITS[alt] as usize] << (3 * s);
+    let cols = GROUPS[PERM_BITS[alt] as usize] << (3 * s);
     let other = 0x1FF & !(7 << (3 * s));
     for k in 0..3 {
         cand[9 * k + d] &= spread(((cols >> (9 * k)) & 0x1FF) | other);
@@ -262,7 +251,7 @@ mod tests {
     #[test]
     fn matrices_match_a_cell_by_cell_reading() {
         // The mini-column matrices read through the tables equal those read cell by cell, and
-        // COLS inverts STACKS.
+        // GROUPS read the other way gives back the columns.
         let mut x = 0x9E37_79B9u32;
         for _ in 0..2000 {
             let a = random_bands(&mut x);
@@ -278,7 +267,7 @@ mod tests {
             assert_eq!(stacks(a), stack);
             for s in 0..3 {
                 let m = ((stack >> (9 * s)) & 0x1FF) as usize;
-                let cols = COLS[m] << (3 * s);
+                let cols = GROUPS[m] << (3 * s);
                 for (k, &w) in a.iter().enumerate() {
                     assert_eq!((cols >> (9 * k)) & 0x1FF, fold(w) & (7 << (3 * s)));
                 }
