@@ -7,10 +7,13 @@
 //!   or stack), for the hard part of uniqueness checks.
 //! - [`tally`]: what the 9×9 search reports to: the worker's context, or a private counter for
 //!   a bounded attempt.
+//! - `lanes`: band-wide word operations of the 9×9 engine (SSE2 on x86-64, portable
+//!   elsewhere).
 //! - [`memo`]: the table of subtree counts that exhaustive 9×9 counting keeps per thread.
 
 pub mod configs;
 pub mod generic;
+mod lanes;
 pub mod memo;
 pub mod nine;
 pub mod tally;

@@ -68,6 +68,7 @@
 //! 7.8 G solutions.
 
 use super::configs::{self, Choice, Split};
+use super::lanes;
 use super::memo::{self, Memo};
 use super::tally::{Attempt, Probe, Tally};
 use super::{Engine, Expansion};
@@ -324,17 +325,20 @@ impl Nine {
         if s != 0 {
             self.unsolved[b] &= !s;
             let base = 9 * b;
-            let mut band_mark = 0;
-            for e in 0..9 {
-                let x = self.cand[base + e];
-                band_mark |= (((x & s) != 0) as u32) << e;
-                self.cand[base + e] = x & !s;
-            }
+            let band_mark = self
+                .band_mut(b)
+                .map_or(0, |band| lanes::clear_cells(band, s));
             self.cand[i] = a;
             mark |= band_mark << base;
         }
         *dirty = (*dirty | mark) & !(1 << i);
         Ok(())
+    }
+
+    /// The nine digit words of band `b` (`None` only for `b >= 3`).
+    #[inline(always)]
+    fn band_mut(&mut self, b: usize) -> Option<&mut [u32; 9]> {
+        self.cand.get_mut(9 * b..9 * b + 9)?.try_into().ok()
     }
 
     /// Naked singles of every band; dead on an open cell without candidates.
