@@ -55,8 +55,9 @@ pub enum Expansion {
     },
 }
 
-/// A search engine state. Always kept fully propagated: constructors and [`Engine::expand`]
-/// only ever hand out states on which naked and hidden singles have been applied.
+/// A search engine state. Always kept propagated: constructors and [`Engine::expand`] only
+/// ever hand out states on which the engine's propagation rules have run to a fixpoint (naked
+/// singles and hidden singles in rows at least; each engine documents its rules).
 pub trait Engine: Sized + Clone + Send + Sync {
     /// The propagated state of a puzzle; `None` when propagation already proves there is no
     /// solution, and always when two givens clash (the solver relies on this: it looks for the
