@@ -585,8 +585,9 @@ impl Nine {
     }
 
     /// The number of solutions of a state whose open cells all have two candidates: 0 or a
-    /// power of two (see the module docs). Fix one cell per component, propagate, double.
-    #[inline(never)]
+    /// power of two (see the module docs). Fix one cell per component, propagate, double. The
+    /// body of [`Isa::count_bivalue`].
+    #[inline(always)]
     fn count_bivalue(&self) -> u64 {
         // Propagation keeps every open cell at two candidates (a cell that loses one is placed);
         // the argument needs hidden singles applied everywhere, so propagate fully first.
@@ -705,6 +706,9 @@ trait Isa: Copy {
 
     /// [`Nine::root_state`] compiled for this instruction set.
     fn root(self, cells: &[u8]) -> Option<Nine>;
+
+    /// [`Nine::count_bivalue`] compiled for this instruction set (not inlined: leaves only).
+    fn count_bivalue(self, st: &Nine) -> u64;
 }
 
 /// The target's baseline instructions (any x86-64, arm64, …).
@@ -718,6 +722,11 @@ impl Isa for Portable {
 
     fn root(self, cells: &[u8]) -> Option<Nine> {
         Nine::root_state(cells)
+    }
+
+    #[inline(never)]
+    fn count_bivalue(self, st: &Nine) -> u64 {
+        st.count_bivalue()
     }
 }
 
@@ -756,6 +765,23 @@ impl Isa for V3 {
         // SAFETY: as for `search`: `self` proves the CPU has `root_v3`'s features.
         unsafe { root_v3(cells) }
     }
+
+    #[inline(always)]
+    fn count_bivalue(self, st: &Nine) -> u64 {
+        // SAFETY: as for `search`: `self` proves the CPU has `count_bivalue_v3`'s features.
+        unsafe { count_bivalue_v3(st) }
+    }
+}
+
+/// [`Nine::count_bivalue`] compiled for [`V3`].
+///
+/// # Safety
+/// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT (a [`V3`] proves it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[inline(never)]
+unsafe fn count_bivalue_v3(st: &Nine) -> u64 {
+    st.count_bivalue()
 }
 
 /// [`Nine::root_state`] compiled for [`V3`].
@@ -869,7 +895,7 @@ fn search_step<I: Isa, T: Tally>(isa: I, st: &Nine, t: &mut T, w: f64, mode: Mod
     }
     let br = st.branch();
     if !T::NEEDS_GRID && br.all_bivalue {
-        let k = st.count_bivalue();
+        let k = isa.count_bivalue(st);
         return Step::Done(if k == 0 {
             t.dead_end(w);
             ControlFlow::Continue(())
