@@ -43,7 +43,11 @@ fn load(name: &str) -> Vec<Puzzle> {
 }
 
 fn check_all(puzzles: &[Puzzle], engine: EngineChoice) -> u128 {
-    let options = Options { threads: 1, engine };
+    let options = Options {
+        threads: 1,
+        engine,
+        ..Options::default()
+    };
     puzzles
         .iter()
         .map(|p| count(p, Some(2), &options).solutions)

@@ -4,6 +4,7 @@
 //! The hot loop touches only plain fields of [`Ctx`]; shared atomics are read and written
 //! once every [`FLUSH_EVERY`] nodes (relaxed), or once per accepted solution when a limit is set.
 
+use crate::engine::bands::Plan;
 use crate::sink::{Sink, Stats};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -155,7 +156,7 @@ impl Shared {
     }
 
     /// Check the external conditions (cancel flag, deadline, budget); true when the search must stop.
-    fn must_stop(&self) -> bool {
+    pub(crate) fn must_stop(&self) -> bool {
         if self.stop.load(Relaxed) != 0 {
             return true;
         }
@@ -187,6 +188,9 @@ pub struct Ctx<'a, S: Sink> {
     pub shared: &'a Shared,
     /// This worker's statistics.
     pub stats: Stats,
+    /// Counting by bands: the plan of this search (count-only searches, see
+    /// `engine::bands`), or `None` for the plain search.
+    pub(crate) bands: Option<&'a Plan>,
     pending_nodes: u32,
     pending_solutions: u64,
     pending_done: f64,
@@ -199,10 +203,18 @@ impl<'a, S: Sink> Ctx<'a, S> {
             sink,
             shared,
             stats: Stats::default(),
+            bands: None,
             pending_nodes: 0,
             pending_solutions: 0,
             pending_done: 0.0,
         }
+    }
+
+    /// The same context, counting by bands with `plan` (count-only sinks).
+    pub(crate) fn with_bands(mut self, plan: Option<&'a Plan>) -> Ctx<'a, S> {
+        debug_assert!(plan.is_none() || !S::NEEDS_GRID);
+        self.bands = plan;
+        self
     }
 
     /// Count one search node; every [`FLUSH_EVERY`] nodes publish progress and check for a stop.

@@ -7,6 +7,7 @@
 //! own sink and statistics; the exact solution limit and the stop flag live in [`Shared`].
 
 use crate::control::{Ctx, Shared};
+use crate::engine::bands::Plan;
 use crate::engine::{Engine, Expansion};
 use crate::sink::{Sink, Stats};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,8 +23,14 @@ pub struct SubProblem<E> {
 }
 
 /// Expand `root` into at least `target` sub-problems where the tree allows, in search order.
-/// Pruned children's weight is reported to `shared` as done.
-pub fn split<E: Engine>(root: &E, target: usize, shared: &Shared) -> Vec<SubProblem<E>> {
+/// Pruned children's weight is reported to `shared` as done. With a band `plan` the tree is
+/// the one counting by bands searches (see [`Engine::expand_bands`]).
+pub fn split<E: Engine>(
+    root: &E,
+    target: usize,
+    shared: &Shared,
+    plan: Option<&Plan>,
+) -> Vec<SubProblem<E>> {
     let mut frontier = vec![SubProblem {
         state: root.clone(),
         weight: 1.0,
@@ -43,9 +50,14 @@ pub fn split<E: Engine>(root: &E, target: usize, shared: &Shared) -> Vec<SubProb
             break;
         };
         kids.clear();
-        match frontier[i].state.expand(&mut kids) {
-            Expansion::Solved => leaf[i] = true,
-            Expansion::Branched { choices } => {
+        let expansion = match plan {
+            None => Some(frontier[i].state.expand(&mut kids)),
+            Some(plan) => frontier[i].state.expand_bands(&mut kids, plan.rows()),
+        };
+        match expansion {
+            // Solved, or a boundary of the band count: searched as it is.
+            Some(Expansion::Solved) | None => leaf[i] = true,
+            Some(Expansion::Branched { choices }) => {
                 let w = frontier[i].weight / choices as f64;
                 shared.add_done(w * (choices - kids.len()) as f64);
                 let n = kids.len();
@@ -69,6 +81,7 @@ pub fn run<E, S, M, F>(
     shared: &Shared,
     make_sink: M,
     finish: F,
+    plan: Option<&Plan>,
 ) -> Stats
 where
     E: Engine,
@@ -89,7 +102,7 @@ where
             {
                 // Once the search has stopped, remaining pieces are still claimed, so that each
                 // sink is handed back through `finish`, but not searched.
-                let mut ctx = Ctx::new(&mut sink, shared);
+                let mut ctx = Ctx::new(&mut sink, shared).with_bands(plan);
                 if shared.stopped().is_none() {
                     let _ = subs[i].state.search(&mut ctx, subs[i].weight);
                 }
@@ -122,11 +135,11 @@ mod tests {
         let root = Generic::new(&p).unwrap();
         for target in [1, 2, 5, 17, 100, 1000] {
             let shared = Shared::new(None);
-            let subs = split(&root, target, &shared);
+            let subs = split(&root, target, &shared, None);
             assert!(subs.len() >= target.min(288));
             let w: f64 = subs.iter().map(|s| s.weight).sum::<f64>() + shared.fraction_done();
             assert!((w - 1.0).abs() < 1e-9);
-            let stats = run(&subs, 3, &shared, |_| CountSink, |_, _| {});
+            let stats = run(&subs, 3, &shared, |_| CountSink, |_, _| {}, None);
             assert_eq!(stats.solutions, 288, "target {target}");
             assert!((shared.fraction_done() - 1.0).abs() < 1e-6);
         }
@@ -138,8 +151,8 @@ mod tests {
         let root = Generic::new(&p).unwrap();
         for limit in [1, 7, 100, 288, 1000] {
             let shared = Shared::new(Some(limit));
-            let subs = split(&root, 40, &shared);
-            let stats = run(&subs, 4, &shared, |_| CountSink, |_, _| {});
+            let subs = split(&root, 40, &shared, None);
+            let stats = run(&subs, 4, &shared, |_| CountSink, |_, _| {}, None);
             assert_eq!(stats.solutions, (limit as u128).min(288));
         }
     }

@@ -2,6 +2,7 @@
 //! split across workers when the tree turns out big, and report an [`Outcome`].
 
 use crate::control::{Ctx, Shared, StopReason};
+use crate::engine::bands::{self, Plan};
 use crate::engine::{with_engine, Engine};
 use crate::parallel;
 use crate::puzzle::{Conflict, Puzzle};
@@ -16,6 +17,9 @@ pub struct Options {
     pub threads: usize,
     /// Which engine runs 9×9 puzzles.
     pub engine: EngineChoice,
+    /// Count by bands when only the number of solutions is wanted (see
+    /// [`engine::bands`](crate::engine)); `false` keeps the plain search.
+    pub bands: bool,
 }
 
 impl Default for Options {
@@ -23,6 +27,7 @@ impl Default for Options {
         Options {
             threads: 1,
             engine: EngineChoice::Auto,
+            bands: true,
         }
     }
 }
@@ -121,9 +126,23 @@ where
 {
     // Clashing givens give no root state (see `Engine::new`), so the clash check, which names
     // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
-    let stats = with_engine!(puzzle, options.engine, |root| {
-        run_engine(&root, puzzle.shape(), options, shared, make_sink, finish)
-    });
+    let by_bands =
+        options.bands && !S::NEEDS_GRID && shared.limit().map_or(true, |n| n >= BANDS_LIMIT);
+    let stats = if by_bands {
+        count_by_bands(puzzle, options, shared, make_sink, finish)
+    } else {
+        with_engine!(puzzle, options.engine, |root| {
+            run_engine(
+                &root,
+                puzzle.shape(),
+                options,
+                shared,
+                make_sink,
+                finish,
+                None,
+            )
+        })
+    };
     match stats {
         Some(stats) => Outcome {
             solutions: stats.solutions,
@@ -140,6 +159,78 @@ where
     }
 }
 
+/// Counting by bands runs for count-only searches without a limit or with one at least this
+/// large (small limits end in a few nodes anyway).
+const BANDS_LIMIT: u64 = 1 << 16;
+
+/// Nodes of the plain search before counting turns to bands: puzzles with few solutions are
+/// done by then, before any orientation is measured.
+const PLAIN_NODES: u64 = 1 << 13;
+
+/// Random dives per orientation when choosing how to turn a puzzle for counting by bands.
+const ORIENT_PROBES: usize = 24;
+
+/// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
+/// count kept privately); if it has not finished, counting by bands, on the orientation of the
+/// puzzle with the least estimated cost ([`bands::cost`]). The statistics, or `None` when the
+/// puzzle has no root state.
+fn count_by_bands<S, M, F>(
+    puzzle: &Puzzle,
+    options: &Options,
+    shared: &Shared,
+    make_sink: M,
+    finish: F,
+) -> Option<Stats>
+where
+    S: Sink,
+    M: Fn(usize) -> S + Sync,
+    F: Fn(usize, S) + Sync,
+{
+    let plain = with_engine!(puzzle, options.engine, |root| {
+        shared.set_node_budget(PLAIN_NODES);
+        let stats = probe(&root, shared, &mut CountSink, None);
+        shared.set_node_budget(u64::MAX);
+        (shared.stopped() != Some(StopReason::Budget)).then_some(stats)
+    })?;
+    if let Some(stats) = plain {
+        // Finished (or stopped by the limit or from outside): hand the count over.
+        let mut sink = make_sink(0);
+        let flow = sink.count(stats.solutions.min(u128::from(u64::MAX)) as u64);
+        if flow.is_break() && shared.stopped().is_none() {
+            shared.request_stop(StopReason::Sink);
+        }
+        finish(0, sink);
+        return Some(stats);
+    }
+    shared.reset();
+    let mut best: Option<(f64, Puzzle)> = None;
+    for o in bands::orientations(puzzle) {
+        let turned = o.apply(puzzle);
+        let cost = with_engine!(&turned, options.engine, |root| {
+            Plan::new(turned.shape(), &root.values()).map_or(f64::INFINITY, |plan| {
+                bands::cost(&root, &plan, ORIENT_PROBES, 1)
+            })
+        });
+        let cost = cost.unwrap_or(f64::INFINITY);
+        if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+            best = Some((cost, turned));
+        }
+    }
+    let turned = best.map_or_else(|| puzzle.clone(), |(_, p)| p);
+    with_engine!(&turned, options.engine, |root| {
+        let plan = Plan::new(turned.shape(), &root.values());
+        run_engine(
+            &root,
+            puzzle.shape(),
+            options,
+            shared,
+            make_sink,
+            finish,
+            plan.as_ref(),
+        )
+    })
+}
+
 fn run_engine<E, S, M, F>(
     root: &E,
     shape: Shape,
@@ -147,6 +238,7 @@ fn run_engine<E, S, M, F>(
     shared: &Shared,
     make_sink: M,
     finish: F,
+    plan: Option<&Plan>,
 ) -> Stats
 where
     E: Engine,
@@ -157,7 +249,7 @@ where
     if options.threads <= 1 {
         let mut sink = make_sink(0);
         let stats = {
-            let mut ctx = Ctx::new(&mut sink, shared);
+            let mut ctx = Ctx::new(&mut sink, shared).with_bands(plan);
             let _ = root.search(&mut ctx, 1.0);
             ctx.stats
         };
@@ -169,10 +261,10 @@ where
     shared.set_node_budget(probe_budget(shape));
     let (probe_stats, grids, counted) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
-        let stats = probe(root, shared, &mut collect);
+        let stats = probe(root, shared, &mut collect, None);
         (stats, collect.solutions, 0)
     } else {
-        let stats = probe(root, shared, &mut CountSink);
+        let stats = probe(root, shared, &mut CountSink, plan);
         (stats, Vec::new(), stats.solutions)
     };
     shared.set_node_budget(u64::MAX);
@@ -198,12 +290,17 @@ where
     // Many more pieces than workers: balance comes from the number of pieces, not from guessing
     // their size. Fewer for big boards, whose states are large.
     let per_worker = if shape.cells() <= 144 { 256 } else { 32 };
-    let subs = parallel::split(root, options.threads * per_worker, shared);
-    parallel::run(&subs, options.threads, shared, make_sink, finish)
+    let subs = parallel::split(root, options.threads * per_worker, shared, plan);
+    parallel::run(&subs, options.threads, shared, make_sink, finish, plan)
 }
 
-fn probe<E: Engine, S: Sink>(root: &E, shared: &Shared, sink: &mut S) -> Stats {
-    let mut ctx = Ctx::new(sink, shared);
+fn probe<E: Engine, S: Sink>(
+    root: &E,
+    shared: &Shared,
+    sink: &mut S,
+    plan: Option<&Plan>,
+) -> Stats {
+    let mut ctx = Ctx::new(sink, shared).with_bands(plan);
     let _ = root.search(&mut ctx, 1.0);
     ctx.stats
 }

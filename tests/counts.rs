@@ -67,7 +67,15 @@ fn random_puzzles_agree_with_the_oracle() {
             let p = oracle::random_puzzle(shape, keep, &mut rng);
             let want = oracle::count(&p, 20_000).unwrap() as u128;
             for engine in [EngineChoice::Auto, EngineChoice::Generic] {
-                let o = count(&p, Some(20_000), &Options { threads: 1, engine });
+                let o = count(
+                    &p,
+                    Some(20_000),
+                    &Options {
+                        threads: 1,
+                        engine,
+                        ..Options::default()
+                    },
+                );
                 assert_eq!(o.solutions, want, "{p:?} with {engine:?}");
             }
         }
@@ -123,6 +131,7 @@ fn multi_truth_sample_generic_engine() {
     let options = Options {
         threads: 2,
         engine: EngineChoice::Generic,
+        ..Options::default()
     };
     for (p, want) in cases.into_iter().filter(|&(_, n)| n <= 100_000) {
         assert_eq!(in_pool(2, || exact(&p, &options)), want, "{p:?}");

@@ -92,7 +92,7 @@ proptest! {
         let whole = count(&p, Some(20_000), &Options::default());
         prop_assume!(whole.complete());
         let shared = Shared::new(None);
-        let subs = parallel::split(&root, target, &shared);
+        let subs = parallel::split(&root, target, &shared, None);
         let mut all = HashSet::new();
         let mut sum = 0u128;
         for sub in &subs {

@@ -367,7 +367,11 @@ fn measure_speed(
         let shared = Shared::new(None)
             .with_cancel(&CANCEL)
             .with_deadline(Some(until));
-        let options = Options { threads: 1, engine };
+        let options = Options {
+            threads: 1,
+            engine,
+            ..Options::default()
+        };
         search(p, &options, &shared, |_| CountSink, |_, _| {})
     };
     let whole = count(puzzle, started + Duration::from_secs_f64(secs / 2.0));

@@ -118,6 +118,7 @@ impl Config {
         Options {
             threads: self.threads,
             engine: self.engine,
+            ..Options::default()
         }
     }
 

@@ -6,6 +6,8 @@
 //! The search branches on the open cell with the fewest candidates and backtracks by copying
 //! the state into a preallocated stack of levels, so the loop does not allocate.
 
+use super::bands::Tail;
+use super::tally::Tally;
 use super::{Engine, Expansion};
 use crate::control::Ctx;
 use crate::puzzle::Puzzle;
@@ -224,12 +226,37 @@ impl State {
         Ok(())
     }
 
+    /// The number of leading bands (`rows` rows each) whose cells are all placed.
+    fn filled_bands(&self, t: &Tables, rows: usize) -> usize {
+        let band = rows * t.n;
+        self.value
+            .chunks_exact(band)
+            .take_while(|b| b.iter().all(|&v| v != 0))
+            .count()
+    }
+
+    /// The digits each column lacks in the first `k` bands (`rows` rows each), into `rem`.
+    fn lacking(&self, t: &Tables, rows: usize, k: usize, rem: &mut [u64]) {
+        rem.fill(t.full);
+        for (cell, &v) in self.value[..k * rows * t.n].iter().enumerate() {
+            rem[cell % t.n] &= !(1u64 << (v - 1));
+        }
+    }
+
     /// The open cell with the fewest candidates (first such in row-major order).
     #[inline]
     fn branch_cell(&self) -> usize {
+        self.branch_cell_in(0..self.cand.len())
+    }
+
+    /// [`State::branch_cell`] among the cells of `range` (which holds an open cell).
+    #[inline]
+    fn branch_cell_in(&self, range: std::ops::Range<usize>) -> usize {
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
-        for (i, &m) in self.cand.iter().enumerate() {
+        let start = range.start;
+        for (i, &m) in self.cand[range].iter().enumerate() {
+            let i = start + i;
             if m != 0 {
                 let k = m.count_ones();
                 if k < best_count {
@@ -271,6 +298,7 @@ fn search_level<S: Sink>(
     depth: usize,
     ctx: &mut Ctx<'_, S>,
     weight: f64,
+    mut asked: usize,
 ) -> ControlFlow<()> {
     ctx.node()?;
     let (cell, mut cands) = {
@@ -282,7 +310,26 @@ fn search_level<S: Sink>(
                 ctx.solutions(1, weight)
             };
         }
-        let cell = st.branch_cell();
+        let cell = match ctx.bands {
+            None => st.branch_cell(),
+            Some(plan) => {
+                // Counting by bands: at a new boundary, the plan counts what lies below;
+                // else (or where it declines: `asked`) branch in the first open band.
+                let rows = plan.rows();
+                let k = st.filled_bands(t, rows);
+                if k > asked {
+                    let mut rem = [0u64; 64];
+                    st.lacking(t, rows, k, &mut rem[..t.n]);
+                    match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
+                        Tail::Count(n, w) => return Tally::solutions_wide(ctx, n, w),
+                        Tail::Stopped => return ControlFlow::Break(()),
+                        Tail::Declined => asked = k,
+                    }
+                }
+                let band = rows * t.n;
+                st.branch_cell_in(k * band..(k + 1) * band)
+            }
+        };
         (cell, st.cand[cell])
     };
     let choices = cands.count_ones();
@@ -309,7 +356,7 @@ fn search_level<S: Sink>(
             .and_then(|()| child.propagate(t, &mut scratch.queue));
         scratch.queue.clear();
         match ok {
-            Ok(()) => search_level(t, scratch, level, ctx, w)?,
+            Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
             Err(Dead) => {
                 ctx.node()?;
                 ctx.dead_end(w);
@@ -340,14 +387,39 @@ impl Engine for Generic {
             levels: vec![self.st.clone()],
             queue: Vec::with_capacity(self.t.cells),
         };
-        search_level(&self.t, &mut scratch, 0, ctx, weight)
+        search_level(&self.t, &mut scratch, 0, ctx, weight, 0)
     }
 
     fn expand(&self, out: &mut Vec<Generic>) -> Expansion {
         if self.st.open == 0 {
             return Expansion::Solved;
         }
-        let cell = self.st.branch_cell();
+        self.expand_at(self.st.branch_cell(), out)
+    }
+
+    fn expand_bands(&self, out: &mut Vec<Generic>, rows: usize) -> Option<Expansion> {
+        if self.st.open == 0 {
+            return Some(Expansion::Solved);
+        }
+        let band = rows * self.t.n;
+        if self.st.filled_bands(&self.t, rows) > 0 {
+            return None;
+        }
+        Some(self.expand_at(self.st.branch_cell_in(0..band), out))
+    }
+
+    fn values(&self) -> Vec<u8> {
+        self.st.value.clone()
+    }
+
+    fn open_cells(&self) -> usize {
+        self.st.open
+    }
+}
+
+impl Generic {
+    /// Branch on `cell`: its propagated children, in search order.
+    fn expand_at(&self, cell: usize, out: &mut Vec<Generic>) -> Expansion {
         let mut cands = self.st.cand[cell];
         let choices = cands.count_ones() as usize;
         let mut queue = Vec::with_capacity(self.t.cells);
@@ -367,14 +439,6 @@ impl Engine for Generic {
             }
         }
         Expansion::Branched { choices }
-    }
-
-    fn values(&self) -> Vec<u8> {
-        self.st.value.clone()
-    }
-
-    fn open_cells(&self) -> usize {
-        self.st.open
     }
 }
 

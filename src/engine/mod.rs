@@ -11,6 +11,7 @@
 //!   elsewhere).
 //! - [`memo`]: the table of subtree counts that exhaustive 9×9 counting keeps per thread.
 
+pub mod bands;
 pub mod configs;
 pub mod generic;
 mod lanes;
@@ -70,6 +71,11 @@ pub trait Engine: Sized + Clone + Send + Sync {
 
     /// Branch once: push the propagated children (in search order) onto `out`.
     fn expand(&self, out: &mut Vec<Self>) -> Expansion;
+
+    /// Branch once as counting by bands does ([`bands`]): on a cell of the first band (its
+    /// first `rows` rows), which is filled first; `None` once it is filled (a boundary: its
+    /// search counts what lies below through the band plan).
+    fn expand_bands(&self, out: &mut Vec<Self>, rows: usize) -> Option<Expansion>;
 
     /// The determined values, 0 where still open (N² entries, row-major).
     fn values(&self) -> Vec<u8>;

@@ -76,6 +76,7 @@
 //! are the same source, and a test checks that they reach the same root states and walk the
 //! same trees.
 
+use super::bands::{Plan, Tail};
 use super::configs::{self, Choice, Split};
 use super::lanes;
 use super::memo::{self, Memo};
@@ -558,6 +559,55 @@ impl Nine {
         }
     }
 
+    /// The branching cell inside band `b` (which has an open cell): the first open cell with
+    /// two candidates, else the first with the fewest. `all_bivalue` is not computed (false).
+    #[inline(always)]
+    fn branch_in_band(&self, b: usize) -> Branch {
+        let mut best = Branch {
+            band: b,
+            pos: 0,
+            digits: 0,
+            all_bivalue: false,
+        };
+        let mut best_n = u32::MAX;
+        let mut u = self.unsolved[b];
+        while u != 0 {
+            let p = u.trailing_zeros() as usize;
+            u &= u - 1;
+            let digits = self.digits_at(b, p);
+            let n = digits.count_ones();
+            if n < best_n {
+                best_n = n;
+                best.pos = p;
+                best.digits = digits;
+                if n <= 2 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The number of leading bands with every cell placed.
+    #[inline(always)]
+    fn filled_bands(&self) -> usize {
+        self.unsolved.iter().take_while(|&&u| u == 0).count()
+    }
+
+    /// The digits each column lacks in the first `k` bands (all placed), into `rem`.
+    fn lacking(&self, k: usize, rem: &mut [u64; 9]) {
+        *rem = [0x1FF; 9];
+        for b in 0..k {
+            for d in 0..9 {
+                let mut cols = fold(self.cand[9 * b + d]);
+                while cols != 0 {
+                    rem[cols.trailing_zeros() as usize] &= !(1 << d);
+                    cols &= cols - 1;
+                }
+            }
+        }
+    }
+
     /// The first open cell with the fewest candidates (no cell has two).
     #[cold]
     #[inline(never)]
@@ -657,8 +707,12 @@ impl Nine {
     }
 
     /// The propagated children of an unsolved state, in search order, and the branching factor.
-    fn children(&self, mut f: impl FnMut(Nine)) -> usize {
-        let br = self.branch();
+    fn children(&self, f: impl FnMut(Nine)) -> usize {
+        self.children_at(self.branch(), f)
+    }
+
+    /// The propagated children of branching on `br`, in search order, and the branching factor.
+    fn children_at(&self, br: Branch, mut f: impl FnMut(Nine)) -> usize {
         let mut ds = br.digits;
         while ds != 0 {
             let d = ds.trailing_zeros() as usize;
@@ -693,6 +747,10 @@ enum Mode<'m> {
     /// A staged uniqueness check: branch on cells while the counter (nodes left) is above 0,
     /// then on configurations.
     Staged(&'m mut u64),
+    /// Counting by bands ([`bands`]): branch in the first open band; at a new boundary the
+    /// plan counts what lies below. The number is the last boundary at which the plan
+    /// declined (0: none).
+    Bands(&'m Plan, usize),
 }
 
 impl Mode<'_> {
@@ -703,6 +761,7 @@ impl Mode<'_> {
             Mode::Plain => Mode::Plain,
             Mode::Memo(m) => Mode::Memo(m),
             Mode::Staged(left) => Mode::Staged(left),
+            Mode::Bands(plan, asked) => Mode::Bands(plan, *asked),
         }
     }
 }
@@ -857,6 +916,19 @@ fn search_rec<I: Isa, T: Tally>(
             *left = left.saturating_sub(1);
             search_node(isa, st, t, w, Mode::Staged(left))
         }
+        Mode::Bands(plan, mut asked) => {
+            let k = st.filled_bands();
+            if k > asked && k < 3 {
+                let mut rem = [0u64; 9];
+                st.lacking(k, &mut rem);
+                match plan.tail(k, &rem, t.shared(), w) {
+                    Tail::Count(n, w) => return t.solutions_wide(n, w),
+                    Tail::Stopped => return ControlFlow::Break(()),
+                    Tail::Declined => asked = k,
+                }
+            }
+            search_node(isa, st, t, w, Mode::Bands(plan, asked))
+        }
     }
 }
 
@@ -902,7 +974,13 @@ fn search_step<I: Isa, T: Tally>(isa: I, st: &Nine, t: &mut T, w: f64, mode: Mod
             t.solutions(1, w)
         });
     }
-    let br = st.branch();
+    let mut br = st.branch();
+    if let Mode::Bands(..) = mode {
+        let k = st.filled_bands();
+        if br.band != k && !br.all_bivalue {
+            br = st.branch_in_band(k);
+        }
+    }
     if !T::NEEDS_GRID && br.all_bivalue {
         let k = isa.count_bivalue(st);
         return Step::Done(if k == 0 {
@@ -1052,7 +1130,9 @@ impl Nine {
         ctx: &mut Ctx<'_, S>,
         weight: f64,
     ) -> ControlFlow<()> {
-        if wants_memo(ctx) {
+        if let Some(plan) = ctx.bands {
+            isa.search(self, ctx, weight, Mode::Bands(plan, 0))
+        } else if wants_memo(ctx) {
             memo::with_table(|m| match m {
                 Some(m) => isa.search(self, ctx, weight, Mode::Memo(m)),
                 None => isa.search(self, ctx, weight, Mode::Plain),
@@ -1119,6 +1199,18 @@ impl Engine for Nine {
         }
         let choices = self.children(|c| out.push(c));
         Expansion::Branched { choices }
+    }
+
+    fn expand_bands(&self, out: &mut Vec<Nine>, rows: usize) -> Option<Expansion> {
+        debug_assert_eq!(rows, 3);
+        if self.solved() {
+            return Some(Expansion::Solved);
+        }
+        if self.unsolved[0] == 0 {
+            return None;
+        }
+        let choices = self.children_at(self.branch_in_band(0), |c| out.push(c));
+        Some(Expansion::Branched { choices })
     }
 
     fn values(&self) -> Vec<u8> {

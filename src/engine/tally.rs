@@ -7,7 +7,7 @@
 //! go, those of an attempt that ran out of nodes are forgotten, and the plain search starts
 //! from the same state.
 
-use crate::control::Ctx;
+use crate::control::{Ctx, Shared};
 use crate::sink::Sink;
 use std::ops::ControlFlow;
 
@@ -31,8 +31,25 @@ pub trait Tally {
     /// One solution with its grid, in a leaf of weight `w`.
     fn solution(&mut self, grid: &[u8], w: f64) -> ControlFlow<()>;
 
+    /// `k` solutions (any number; 0 is a dead end) counted in a subtree of weight `w`.
+    fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        if k == 0 {
+            self.dead_end(w);
+            return ControlFlow::Continue(());
+        }
+        let mut left = k;
+        while left > u128::from(u64::MAX) {
+            self.solutions(u64::MAX, 0.0)?;
+            left -= u128::from(u64::MAX);
+        }
+        self.solutions(left as u64, w)
+    }
+
     /// The solutions accepted so far (for the table of subtree counts).
     fn found(&self) -> u128;
+
+    /// The search's shared state (for work that checks the stop conditions itself).
+    fn shared(&self) -> &Shared;
 }
 
 impl<S: Sink> Tally for Ctx<'_, S> {
@@ -66,6 +83,10 @@ impl<S: Sink> Tally for Ctx<'_, S> {
     #[inline(always)]
     fn found(&self) -> u128 {
         self.stats.solutions
+    }
+
+    fn shared(&self) -> &Shared {
+        self.shared
     }
 }
 
@@ -164,6 +185,10 @@ impl<T: Tally> Tally for Probe<'_, T> {
     #[inline(always)]
     fn found(&self) -> u128 {
         self.found as u128
+    }
+
+    fn shared(&self) -> &Shared {
+        self.inner.shared()
     }
 }
 

@@ -1,0 +1,526 @@
+//! How many ways a band's rows can be filled once each column's digits are known.
+//!
+//! A band is `rows` rows of the board (the height of a box). Once every column of the band has
+//! been given its set of `rows` digits, and the columns of each stack split the digits between
+//! them (so that each box holds each digit once), what is left is to put each column's digits
+//! in some order down the band so that every row holds each digit once. Seen as a bipartite
+//! graph (columns on one side, digits on the other, an edge for each digit of a column; every
+//! vertex has degree `rows`), an arrangement gives every edge a row, the edges of one row
+//! forming a perfect matching: a proper edge colouring with `rows` colours.
+//!
+//! The count runs row by row: enumerate the perfect matchings that the first row can take
+//! (at most `rows!^(n/rows)` by Bregman's bound: 216 for a 9×9 band), remove them, go on; the
+//! last two rows leave a 2-regular graph, a union of even cycles, each of which alternates
+//! between the two rows in exactly two ways. Givens fix the row of some edges: a matching must
+//! take the edges fixed to its row and no edge fixed to a later row, and a cycle with fixed
+//! edges has one consistent way or none.
+
+/// The arrangements of one band: `sets[c]` holds the digits of column `c` (bit `d`), `rows` of
+/// each, every digit in exactly `rows` columns; `fixed[r * n + c]` is the digit (a single bit)
+/// given at row `r` of column `c`, 0 where none is, and every fixed digit belongs to its
+/// column's set. Returns 0 when no arrangement keeps the fixed digits.
+pub(crate) fn arrangements(rows: usize, sets: &[u64], fixed: &[u64]) -> u128 {
+    let n = sets.len();
+    if rows == 3 && n <= 16 {
+        return three_rows(sets, fixed);
+    }
+    debug_assert_eq!(fixed.len(), rows * n);
+    debug_assert!(n <= 64 && rows >= 1);
+    let mut rem = [0u64; 64];
+    rem[..n].copy_from_slice(sets);
+    let mut later = [0u64; 64];
+    for r in 1..rows {
+        for (l, &f) in later[..n].iter_mut().zip(&fixed[r * n..(r + 1) * n]) {
+            *l |= f;
+        }
+    }
+    from_row(rows, 0, &mut rem[..n], &later[..n], fixed)
+}
+
+/// [`arrangements`] for bands of three rows and at most 16 columns (9×9, 12×12, 15×15 with
+/// boxes three rows high), the hot case, with the same method made lean: the row with the most
+/// givens is the one whose matchings are enumerated (givens prune them); the other two rows
+/// are counted by walking the cycles, where the next column along a cycle is found in constant
+/// time (each digit's three columns, one per stack, sum to a known total); and a band without
+/// givens counts one third of the matchings and multiplies (its rows can be permuted).
+fn three_rows(sets: &[u64], fixed: &[u64]) -> u128 {
+    let n = sets.len();
+    let count = |r: usize| {
+        fixed[r * n..(r + 1) * n]
+            .iter()
+            .filter(|&&f| f != 0)
+            .count()
+    };
+    let a = (0..3)
+        .max_by_key(|&r| (count(r), std::cmp::Reverse(r)))
+        .unwrap_or(0);
+    let (b, c) = match a {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    let mut w = Walk {
+        n,
+        set: [0; 16],
+        fa: [0; 16],
+        fb: [0; 16],
+        fc: [0; 16],
+        excl: [0; 16],
+        col_sum: [0; 16],
+        matched: [0; 16],
+        picked: [0; 16],
+        fixes_bc: false,
+    };
+    let mut any_fixed = false;
+    for col in 0..n {
+        w.set[col] = sets[col] as u16;
+        w.fa[col] = fixed[a * n + col] as u16;
+        w.fb[col] = fixed[b * n + col] as u16;
+        w.fc[col] = fixed[c * n + col] as u16;
+        w.excl[col] = w.fb[col] | w.fc[col];
+        w.fixes_bc |= w.excl[col] != 0;
+        any_fixed |= (w.fa[col] | w.excl[col]) != 0;
+        let mut m = w.set[col];
+        while m != 0 {
+            w.col_sum[m.trailing_zeros() as usize] += col as u8;
+            m &= m - 1;
+        }
+    }
+    if n % 3 != 0 {
+        return from_row_general(sets, fixed);
+    }
+    if any_fixed || n == 0 {
+        return u128::from(w.rows(0, 0, None));
+    }
+    // No givens: the three rows can be permuted. Column 0's first-row digit is each of its
+    // three digits equally often, and swapping the other two rows flips the cycle through
+    // column 0: count one third of the matchings, that cycle once, and multiply by six.
+    let first = w.set[0] & w.set[0].wrapping_neg();
+    6 * u128::from(w.rows(0, 0, Some(first)))
+}
+
+/// [`arrangements`] by the general method (for shapes [`three_rows`] does not take).
+fn from_row_general(sets: &[u64], fixed: &[u64]) -> u128 {
+    let n = sets.len();
+    let mut rem = [0u64; 64];
+    rem[..n].copy_from_slice(sets);
+    let mut later = [0u64; 64];
+    for r in 1..3 {
+        for (l, &f) in later[..n].iter_mut().zip(&fixed[r * n..(r + 1) * n]) {
+            *l |= f;
+        }
+    }
+    from_row(3, 0, &mut rem[..n], &later[..n], fixed)
+}
+
+/// The state of [`three_rows`]: the columns' digits (`u16` masks), the givens of the row whose
+/// matchings are enumerated (`fa`) and of the two others (`fb`, `fc`), and for each digit the
+/// sum of its columns' indices and the column where the matching took it.
+struct Walk {
+    n: usize,
+    set: [u16; 16],
+    fa: [u16; 16],
+    fb: [u16; 16],
+    fc: [u16; 16],
+    /// Digits fixed in the other two rows (not to be taken by the first row).
+    excl: [u16; 16],
+    col_sum: [u8; 16],
+    matched: [u8; 16],
+    /// The digit the first row took in each column.
+    picked: [u16; 16],
+    fixes_bc: bool,
+}
+
+impl Walk {
+    /// Σ over the first row's matchings of the other two rows' arrangements: the first two
+    /// stacks' columns are chosen one by one (`order`, alternating between the stacks so that
+    /// clashes show early), from position `i` on with digits `used` taken; the last stack
+    /// must then take exactly the digits left, one in each column. With `first`, column 0
+    /// takes that digit and the cycle through it counts once.
+    fn rows(&mut self, i: usize, used: u16, first: Option<u16>) -> u64 {
+        let cols = self.n / 3;
+        if i == 2 * cols {
+            return self.last_stack(used, first.is_some());
+        }
+        // Position i: column i / 2 of stack i % 2.
+        let c = (i % 2) * cols + i / 2;
+        let mut choices = if self.fa[c] != 0 {
+            self.fa[c] & !used
+        } else {
+            self.set[c] & !used & !self.excl[c]
+        };
+        if c == 0 {
+            if let Some(f) = first {
+                choices &= f;
+            }
+        }
+        let mut total = 0;
+        while choices != 0 {
+            let bit = choices & choices.wrapping_neg();
+            choices &= choices - 1;
+            self.matched[bit.trailing_zeros() as usize] = c as u8;
+            self.picked[c] = bit;
+            total += self.rows(i + 1, used | bit, first);
+        }
+        total
+    }
+
+    /// The last stack takes the digits not `used`: one in each of its columns, none fixed in
+    /// another row, the fixed one where there is one; then the other two rows.
+    #[inline]
+    fn last_stack(&mut self, used: u16, halve: bool) -> u64 {
+        let cols = self.n / 3;
+        let left = !used;
+        for c in 2 * cols..3 * cols {
+            let m = self.set[c] & left;
+            if m.count_ones() != 1 || m & self.excl[c] != 0 || (self.fa[c] != 0 && self.fa[c] != m)
+            {
+                return 0;
+            }
+            self.matched[m.trailing_zeros() as usize] = c as u8;
+            self.picked[c] = m;
+        }
+        self.two_rows(halve)
+    }
+
+    /// The arrangements of the two other rows once the first row's matching is taken: each
+    /// cycle of the remaining columns has two ways, or one or none under givens; `halve`
+    /// counts the cycle through column 0 once.
+    #[inline]
+    fn two_rows(&self, halve: bool) -> u64 {
+        let n = self.n;
+        let mut seen = 0u32;
+        let mut ways = 1u64;
+        for start in 0..n {
+            if seen >> start & 1 != 0 {
+                continue;
+            }
+            let mut col = start;
+            let left = |x: usize| self.set[x] & !self.picked[x];
+            let mut top = left(start) & left(start).wrapping_neg();
+            let (mut ok0, mut ok1) = (true, true);
+            loop {
+                seen |= 1 << col;
+                let bottom = left(col) & !top;
+                if self.fixes_bc {
+                    let (fb, fc) = (self.fb[col], self.fc[col]);
+                    ok0 &= (fb == 0 || fb == top) && (fc == 0 || fc == bottom);
+                    ok1 &= (fb == 0 || fb == bottom) && (fc == 0 || fc == top);
+                }
+                let d = bottom.trailing_zeros() as usize;
+                let next = (self.col_sum[d] - self.matched[d] - col as u8) as usize;
+                if next == start {
+                    break;
+                }
+                col = next;
+                top = bottom;
+            }
+            let k = u64::from(ok0) + u64::from(ok1);
+            ways *= if halve && start == 0 { k / 2 } else { k };
+            if ways == 0 {
+                return 0;
+            }
+        }
+        ways
+    }
+}
+
+/// The arrangements of rows `r..rows` given the digits `rem` still to place in each column;
+/// `later[c]`: the digits fixed in column `c` at rows after `r` (kept up to date).
+fn from_row(rows: usize, r: usize, rem: &mut [u64], later: &[u64], fixed: &[u64]) -> u128 {
+    let n = rem.len();
+    match rows - r {
+        0 => 1,
+        1 => {
+            // One digit left in each column, each digit in one column: a single way, if the
+            // fixed digits agree.
+            let row = &fixed[r * n..(r + 1) * n];
+            u128::from(rem.iter().zip(row).all(|(&x, &f)| f == 0 || f == x))
+        }
+        2 => two_rows(
+            rem,
+            &fixed[r * n..(r + 1) * n],
+            &fixed[(r + 1) * n..(r + 2) * n],
+        ),
+        _ => {
+            // Below this row, `later` loses the next row's fixed digits.
+            let next = &fixed[(r + 1) * n..(r + 2) * n];
+            let mut below = [0u64; 64];
+            for ((b, &l), &f) in below.iter_mut().zip(later).zip(next) {
+                *b = l & !f;
+            }
+            let mut total = 0;
+            matchings(0, 0, rem, later, &fixed[r * n..(r + 1) * n], &mut |rem| {
+                total += from_row(rows, r + 1, rem, &below[..n], fixed);
+            });
+            total
+        }
+    }
+}
+
+/// Enumerate the perfect matchings of one row: column `c` onwards takes one digit of `rem[c]`
+/// not in `used`, the fixed one where `fixed_row[c]` has one, never one fixed at a later row.
+/// `f` sees `rem` with the matching taken out.
+fn matchings(
+    c: usize,
+    used: u64,
+    rem: &mut [u64],
+    later: &[u64],
+    fixed_row: &[u64],
+    f: &mut impl FnMut(&mut [u64]),
+) {
+    if c == rem.len() {
+        f(rem);
+        return;
+    }
+    let mut choices = if fixed_row[c] != 0 {
+        fixed_row[c] & rem[c] & !used
+    } else {
+        rem[c] & !used & !later[c]
+    };
+    while choices != 0 {
+        let bit = choices & choices.wrapping_neg();
+        choices &= choices - 1;
+        rem[c] &= !bit;
+        matchings(c + 1, used | bit, rem, later, fixed_row, f);
+        rem[c] |= bit;
+    }
+}
+
+/// The arrangements of the last two rows (`a` above `b`): every column has two digits left and
+/// every digit two columns, so the constraints form even cycles (column, digit, column, ...);
+/// choosing which digit of one column goes to row `a` settles its whole cycle.
+fn two_rows(rem: &[u64], fixed_a: &[u64], fixed_b: &[u64]) -> u128 {
+    let n = rem.len();
+    // The two columns of each digit.
+    let mut cols = [[u8::MAX; 2]; 64];
+    for (c, &m) in rem.iter().enumerate() {
+        let mut m = m;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let slot = if cols[d][0] == u8::MAX { 0 } else { 1 };
+            cols[d][slot] = c as u8;
+        }
+    }
+    let mut seen = 0u64;
+    let mut ways = 1u128;
+    for start in 0..n {
+        if seen >> start & 1 != 0 {
+            continue;
+        }
+        // Way 0 puts the lower digit of `start` in row `a`; way 1 the other one.
+        let (mut ok0, mut ok1) = (true, true);
+        let mut c = start;
+        let mut top = rem[start] & rem[start].wrapping_neg();
+        loop {
+            seen |= 1 << c;
+            let bottom = rem[c] & !top;
+            if fixed_a[c] != 0 {
+                ok0 &= fixed_a[c] == top;
+                ok1 &= fixed_a[c] == bottom;
+            }
+            if fixed_b[c] != 0 {
+                ok0 &= fixed_b[c] == bottom;
+                ok1 &= fixed_b[c] == top;
+            }
+            // `bottom` is in row b here, so in row a in its other column.
+            let d = bottom.trailing_zeros() as usize;
+            let next = if cols[d][0] as usize == c {
+                cols[d][1]
+            } else {
+                cols[d][0]
+            } as usize;
+            if next == start {
+                break;
+            }
+            c = next;
+            top = bottom;
+        }
+        ways *= u128::from(ok0) + u128::from(ok1);
+        if ways == 0 {
+            return 0;
+        }
+    }
+    ways
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way to fill the band cell by cell from each column's set, no digit twice in a
+    /// row or a column, the fixed cells kept: the definition, searched plainly.
+    fn brute(rows: usize, sets: &[u64], fixed: &[u64]) -> u128 {
+        fn go(i: usize, rows: usize, sets: &[u64], fixed: &[u64], grid: &mut [u64]) -> u128 {
+            let n = sets.len();
+            if i == rows * n {
+                return 1;
+            }
+            let (r, c) = (i % rows, i / rows);
+            let in_row = (0..c).fold(0, |m, k| m | grid[r * n + k]);
+            let in_col = (0..r).fold(0, |m, k| m | grid[k * n + c]);
+            let mut total = 0;
+            for d in 0..64 {
+                let bit = 1u64 << d;
+                let allowed = fixed[r * n + c] == 0 || fixed[r * n + c] == bit;
+                if sets[c] & bit != 0 && (in_row | in_col) & bit == 0 && allowed {
+                    grid[r * n + c] = bit;
+                    total += go(i + 1, rows, sets, fixed, grid);
+                    grid[r * n + c] = 0;
+                }
+            }
+            total
+        }
+        go(0, rows, sets, fixed, &mut vec![0; rows * sets.len()])
+    }
+
+    /// A random band of a `rows`×`cols`-box board (filled cell by cell with random digits,
+    /// backtracking): its column sets and `givens` fixed cells of that filling.
+    fn random_band(
+        rows: usize,
+        cols: usize,
+        seed: &mut u64,
+        givens: usize,
+    ) -> (Vec<u64>, Vec<u64>) {
+        let n = rows * cols;
+        let mut next = |m: usize| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % m as u64) as usize
+        };
+        fn fill(i: usize, rows: usize, cols: usize, grid: &mut [u64], order: &[Vec<u64>]) -> bool {
+            let n = rows * cols;
+            if i == rows * n {
+                return true;
+            }
+            let (r, c) = (i / n, i % n);
+            let used = (0..n)
+                .filter(|&k| k != c)
+                .fold(0, |m, k| m | grid[r * n + k])
+                | (0..rows)
+                    .filter(|&k| k != r)
+                    .fold(0, |m, k| m | grid[k * n + c])
+                | (0..rows)
+                    .flat_map(|k| (c / cols * cols..(c / cols + 1) * cols).map(move |j| (k, j)))
+                    .filter(|&(k, j)| (k, j) != (r, c))
+                    .fold(0, |m, (k, j)| m | grid[k * n + j]);
+            for &bit in &order[i] {
+                if used & bit == 0 {
+                    grid[i] = bit;
+                    if fill(i + 1, rows, cols, grid, order) {
+                        return true;
+                    }
+                }
+            }
+            grid[i] = 0;
+            false
+        }
+        let order: Vec<Vec<u64>> = (0..rows * n)
+            .map(|_| {
+                let mut ds: Vec<u64> = (0..n).map(|d| 1u64 << d).collect();
+                for i in (1..n).rev() {
+                    ds.swap(i, next(i + 1));
+                }
+                ds
+            })
+            .collect();
+        let mut grid = vec![0u64; rows * n];
+        assert!(fill(0, rows, cols, &mut grid, &order));
+        let sets: Vec<u64> = (0..n)
+            .map(|c| (0..rows).fold(0, |m, r| m | grid[r * n + c]))
+            .collect();
+        let mut fixed = vec![0u64; rows * n];
+        for _ in 0..givens {
+            let (r, c) = (next(rows), next(n));
+            fixed[r * n + c] = grid[r * n + c];
+        }
+        (sets, fixed)
+    }
+
+    pub(super) fn random_band_pub(
+        rows: usize,
+        cols: usize,
+        seed: &mut u64,
+        givens: usize,
+    ) -> (Vec<u64>, Vec<u64>) {
+        random_band(rows, cols, seed, givens)
+    }
+
+    #[test]
+    fn agrees_with_the_definition() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        for (rows, cols) in [
+            (1, 3),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (2, 4),
+            (4, 2),
+            (2, 5),
+            (3, 4),
+        ] {
+            for givens in [0, 1, 2, 4, 8] {
+                for _ in 0..6 {
+                    let (sets, fixed) = random_band(rows, cols, &mut seed, givens);
+                    let want = brute(rows, &sets, &fixed);
+                    assert_eq!(
+                        arrangements(rows, &sets, &fixed),
+                        want,
+                        "{rows}x{cols} {sets:?} {fixed:?}"
+                    );
+                    let n = sets.len();
+                    let mut rem = sets.clone();
+                    let mut later = vec![0u64; n];
+                    for r in 1..rows {
+                        for c in 0..n {
+                            later[c] |= fixed[r * n + c];
+                        }
+                    }
+                    assert_eq!(
+                        from_row(rows, 0, &mut rem, &later, &fixed),
+                        want,
+                        "general method"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_contradicting_given_leaves_nothing() {
+        // 2×2 boxes: columns {1,2},{3,4},{1,2},{3,4} (bits 0..4); row 0 of column 0 and
+        // column 2 both fixed to digit 1: impossible.
+        let sets = [0b0011, 0b1100, 0b0011, 0b1100];
+        let mut fixed = [0u64; 8];
+        assert_eq!(arrangements(2, &sets, &fixed), 4);
+        fixed[0] = 0b0001;
+        assert_eq!(arrangements(2, &sets, &fixed), 2);
+        fixed[2] = 0b0001;
+        assert_eq!(arrangements(2, &sets, &fixed), 0);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn time_arrangements() {
+        let mut seed = 0x2545_F491_4F6C_DD1D;
+        let mut bands = Vec::new();
+        for _ in 0..200 {
+            bands.push(super::tests::random_band_pub(3, 3, &mut seed, 2));
+        }
+        let t = std::time::Instant::now();
+        let mut sum = 0u128;
+        for _ in 0..50 {
+            for (s, f) in &bands {
+                sum += arrangements(3, s, f);
+            }
+        }
+        eprintln!("{:?} per call, sum {sum}", t.elapsed() / 10_000);
+    }
+}

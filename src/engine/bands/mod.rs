@@ -1,0 +1,566 @@
+//! Counting by bands: the count-mode strategy of the search when only the number of solutions
+//! is wanted (the sink needs no grids, no small limit).
+//!
+//! A band is a row of boxes (`R` rows for `R×C` boxes). Rows and boxes lie inside one band;
+//! only columns cross bands. So once the bands above are filled, the completions below depend
+//! only on which digits each column still lacks (and the givens below), and the grid factors
+//! band by band: choose for every column the digits each remaining band takes (each stack's
+//! columns share out every digit once per band, so that boxes hold each digit once), then
+//! arrange each band's rows on its own ([`arrange`]); the count is the sum over the choices of
+//! the product of the bands' arrangements (Felgenhauer and Jarvis counted the 9×9 grids this
+//! way).
+//!
+//! The search fills the first band by cells, as usual (propagation sees the whole grid). At a
+//! *boundary* (the first `k` bands filled) [`Plan::tail`] counts everything below exactly: the
+//! digit sets of the next band are enumerated stack by stack ([`choices`], which drops the
+//! ways that cannot be arranged), and the count below them is the same question one band
+//! further down, until one band is left, whose count is its arrangements. The counts below a
+//! boundary are remembered in a per-thread [`table`] keyed by the digit sets; arrangements
+//! under a key that forgets the digits' names ([`places`]), shared by every puzzle of the
+//! shape. Where the choices for the next band would be too many (a sparse board with many
+//! bands), the tail declines and the search fills one more band by cells.
+//!
+//! The puzzle is first turned ([`orient`]: transposed or not, bands reordered, neither changes
+//! the count) so that the band filled by search has few fillings.
+
+pub(crate) mod arrange;
+mod choices;
+mod orient;
+mod places;
+pub(crate) mod table;
+
+pub use orient::Orientation;
+pub(crate) use orient::{cost, orientations};
+
+use crate::control::Shared;
+use crate::shape::Shape;
+use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
+use places::{Places, KEY_WORDS};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use table::Table;
+
+/// What [`Plan::tail`] made of a boundary.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Tail {
+    /// The completions below, and the part of the state's weight not yet reported as done.
+    Count(u128, f64),
+    /// Too many choices: the search should fill the next band by cells.
+    Declined,
+    /// The search must stop (limit, interrupt, timeout) before the count was done.
+    Stopped,
+}
+
+/// A tail's view of the search: the stop conditions, checked every [`POLL_EVERY`]
+/// combinations, and the progress it reports (the top band's ways, each its share of the
+/// state's weight).
+struct Watch<'a> {
+    shared: &'a Shared,
+    /// The band of the boundary (only its ways report progress).
+    top: usize,
+    weight: f64,
+    /// The weight of one way of the top band's first stack.
+    share: f64,
+    /// The weight reported so far.
+    reported: f64,
+    ticks: u32,
+    stopped: bool,
+}
+
+/// Combinations between two checks of the stop conditions.
+const POLL_EVERY: u32 = 4096;
+
+impl Watch<'_> {
+    /// Count `k` combinations; true when the search must stop.
+    #[inline]
+    fn tick(&mut self, k: u32) -> bool {
+        self.ticks += k;
+        if self.ticks >= POLL_EVERY {
+            self.ticks = 0;
+            if self.shared.must_stop() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+}
+
+/// Per-thread size of the table of counts below boundaries (bytes).
+const TABLE_BYTES: usize = 64 << 20;
+
+/// Per-thread size of the table of arrangements by [`Places`] key (bytes).
+const PLACES_BYTES: usize = 8 << 20;
+
+/// The most combinations of one band's choices the tail enumerates for one boundary state;
+/// beyond it the search goes one band deeper.
+const MAX_CHOICES: u64 = 1 << 20;
+
+/// Counting by bands for one puzzle (already turned, see [`orient`]): its geometry and the
+/// givens of each band, and the tag of its entries in the per-thread tables.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Rows of a band (box height), also the number of stacks.
+    rows: usize,
+    /// Columns of a stack (box width).
+    cols: usize,
+    /// The side.
+    n: usize,
+    /// Number of bands (`n / rows`).
+    bands: usize,
+    /// `fixed[(b * rows + r) * n + c]`: the digit (one bit) given at row `r` of band `b`,
+    /// column `c`; 0 where none.
+    fixed: Vec<u64>,
+    /// `given[b * n + c]`: the digits given in band `b`, column `c`.
+    given: Vec<u64>,
+    /// `below[b * n + c]`: the digits given in column `c` in the bands after `b`.
+    below: Vec<u64>,
+    /// `row_ok[(b * n + c) * n + d]`: the rows (bits) of band `b` where digit `d` may stand in
+    /// column `c`, from the givens alone: its own row if given there, else the rows free in
+    /// that column where it is not given elsewhere in the band.
+    row_ok: Vec<u8>,
+    /// Hall's condition on row signatures, where kept.
+    hall: Option<Hall>,
+    /// Keys of arrangements that forget the digits' names, where they fit.
+    places: Option<Places>,
+    /// Words of a packed key of digit sets (`n` masks of `n` bits).
+    words: usize,
+    /// Tags of this plan's table entries: `generation << 8 | kind`.
+    generation: u64,
+}
+
+/// The generation of the next plan (tags are never reused within a process).
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+impl Plan {
+    /// The plan for a puzzle of `shape` with these values (0 = open): typically the propagated
+    /// root state of the turned puzzle. `None` for a board of a single band.
+    pub(crate) fn new(shape: Shape, values: &[u8]) -> Option<Plan> {
+        let (rows, cols, n) = (shape.box_rows(), shape.box_cols(), shape.side());
+        let bands = n / rows;
+        if bands < 2 {
+            return None;
+        }
+        let mut fixed = vec![0u64; n * n];
+        let mut given = vec![0u64; bands * n];
+        for (cell, &v) in values.iter().enumerate() {
+            if v != 0 {
+                let bit = 1u64 << (v - 1);
+                fixed[cell] = bit;
+                given[cell / n / rows * n + cell % n] |= bit;
+            }
+        }
+        let mut below = vec![0u64; bands * n];
+        for b in (0..bands - 1).rev() {
+            for c in 0..n {
+                below[b * n + c] = below[(b + 1) * n + c] | given[(b + 1) * n + c];
+            }
+        }
+        let mut row_ok = vec![0u8; bands * n * n];
+        if rows <= 8 {
+            for b in 0..bands {
+                // The rows where each digit is given in this band; the free rows of a column.
+                let mut given_rows = [0u8; 64];
+                let mut free = vec![((1u16 << rows) - 1) as u8; n];
+                for r in 0..rows {
+                    for c in 0..n {
+                        let f = fixed[(b * rows + r) * n + c];
+                        if f != 0 {
+                            given_rows[f.trailing_zeros() as usize] |= 1 << r;
+                            free[c] &= !(1 << r);
+                        }
+                    }
+                }
+                for c in 0..n {
+                    for d in 0..n {
+                        let here = (0..rows).find(|&r| fixed[(b * rows + r) * n + c] == 1 << d);
+                        row_ok[(b * n + c) * n + d] = match here {
+                            Some(r) => 1 << r,
+                            None => free[c] & !given_rows[d],
+                        };
+                    }
+                }
+            }
+        }
+        let places = Places::new(rows, cols, n, &fixed);
+        Some(Plan {
+            rows,
+            cols,
+            n,
+            bands,
+            fixed,
+            given,
+            below,
+            row_ok,
+            hall: Hall::new(rows, n),
+            places,
+            words: (n * n).div_ceil(64),
+            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    /// Rows of a band.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The number of completions of bands `k..` when the bands above are filled and column
+    /// `c` still lacks the digits `rem[c]`, for a state of weight `weight` in the search's
+    /// progress measure. A long count checks the search's stop conditions as it goes and
+    /// reports its progress to `shared` itself.
+    pub(crate) fn tail(&self, k: usize, rem: &[u64], shared: &Shared, weight: f64) -> Tail {
+        debug_assert_eq!(rem.len(), self.n);
+        if k >= self.bands {
+            return Tail::Count(1, weight);
+        }
+        WORK.with(|cell| {
+            let mut work = cell.borrow_mut();
+            let work = &mut *work;
+            if work
+                .table
+                .as_ref()
+                .map_or(true, |t| t.words() != self.words)
+            {
+                work.table = Some(Table::new(self.words, TABLE_BYTES));
+            }
+            if let Some(p) = &self.places {
+                if work
+                    .places
+                    .as_ref()
+                    .map_or(true, |t| t.words() != p.words())
+                {
+                    work.places = Some(Table::new(p.words(), PLACES_BYTES));
+                }
+            }
+            let mut watch = Watch {
+                shared,
+                top: k,
+                weight,
+                share: 0.0,
+                reported: 0.0,
+                ticks: 0,
+                stopped: false,
+            };
+            match self.count(work, k, rem, &mut watch) {
+                Some(n) => Tail::Count(n, weight - watch.reported),
+                None if watch.stopped => Tail::Stopped,
+                None => Tail::Declined,
+            }
+        })
+    }
+
+    fn tag(&self, band: usize, kind: u64) -> u64 {
+        self.generation << 8 | (2 * band as u64 + kind)
+    }
+
+    fn fresh(&self) -> impl Fn(u64) -> bool {
+        let g = self.generation;
+        move |tag| tag >> 8 == g
+    }
+
+    /// `masks` packed into key words.
+    fn pack(&self, masks: &[u64], key: &mut [u64; 64]) {
+        let key = &mut key[..self.words];
+        key.fill(0);
+        let n = self.n;
+        for (c, &m) in masks.iter().enumerate() {
+            let bit = c * n;
+            key[bit / 64] |= m << (bit % 64);
+            if bit % 64 + n > 64 {
+                key[bit / 64 + 1] |= m >> (64 - bit % 64);
+            }
+        }
+    }
+
+    /// Words of a way in the stacks' lists (see [`choices`]).
+    fn stride(&self) -> usize {
+        self.cols + EXTRA
+    }
+
+    /// The completions of bands `b..` when column `c` lacks `rem[c]`.
+    fn count(&self, work: &mut Work, b: usize, rem: &[u64], watch: &mut Watch) -> Option<u128> {
+        if b + 1 == self.bands {
+            return Some(self.arrange(work, b, rem));
+        }
+        let mut key = [0u64; 64];
+        self.pack(rem, &mut key);
+        let key = &key[..self.words];
+        let tag = self.tag(b, 1);
+        if let Some(v) = work.table.as_ref().and_then(|t| t.get(tag, key)) {
+            return Some(v);
+        }
+        // The ways of each stack for this band, one stack after the other.
+        let stacks = self.rows;
+        if work.lists.len() <= b {
+            work.lists.resize_with(b + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut work.lists[b]);
+        list.clear();
+        let mut starts = [0usize; 9];
+        let mut product = 1u64;
+        for (s, start) in starts[..stacks].iter_mut().enumerate() {
+            *start = list.len();
+            self.stack_choices(b, s, rem, &mut list);
+            let k = ((list.len() - *start) / self.stride()) as u64;
+            product = product.saturating_mul(k);
+        }
+        starts[stacks] = list.len();
+        let result = if product == 0 {
+            Some(0)
+        } else if product > MAX_CHOICES {
+            None
+        } else {
+            let mut at = Combo::new();
+            if b == watch.top {
+                let ways = (starts[1] - starts[0]) / self.stride();
+                watch.share = watch.weight / ways as f64;
+            }
+            self.sum_from(work, b, rem, &list, &starts[..=stacks], 0, &mut at, watch)
+        };
+        work.lists[b] = list;
+        if let Some(v) = result {
+            let fresh = self.fresh();
+            if let Some(t) = work.table.as_mut() {
+                t.put(tag, key, v, &fresh);
+            }
+        }
+        result
+    }
+
+    /// Σ, over every combination of the ways of stacks `s..` (those before are in `at`), of
+    /// band `b`'s arrangements times the completions below. A combination whose signatures
+    /// fail Hall's condition has no arrangement and is skipped with everything after it.
+    #[allow(clippy::too_many_arguments)]
+    fn sum_from(
+        &self,
+        work: &mut Work,
+        b: usize,
+        rem: &[u64],
+        list: &[u64],
+        starts: &[usize],
+        s: usize,
+        at: &mut Combo,
+        watch: &mut Watch,
+    ) -> Option<u128> {
+        let (n, cols, stride) = (self.n, self.cols, self.stride());
+        let stacks = starts.len() - 1;
+        let ways = &list[starts[s]..starts[s + 1]];
+        if s + 1 == stacks && self.places.is_some() && b + 2 == self.bands {
+            return self.sum_last(work, b, rem, ways, at, watch);
+        }
+        let mut total = 0u128;
+        for way in ways.chunks_exact(stride) {
+            let extra = &way[cols..];
+            let sig = [extra[SIG], extra[SIG_NEXT]];
+            if s == 0 && b == watch.top {
+                // Progress: this way of the top band's first stack is about to be done.
+                watch.shared.add_done(watch.share);
+                watch.reported += watch.share;
+            }
+            if !self.hall_ok(&at.sigs[..s], sig, s + 1 == stacks) {
+                continue;
+            }
+            at.sets[s * cols..(s + 1) * cols].copy_from_slice(&way[..cols]);
+            at.sigs[s] = sig;
+            let word = |i: usize| u128::from(extra[i]) | u128::from(extra[i + 1]) << 64;
+            at.places[s + 1] = at.places[s] + word(PLACES);
+            at.places_next[s + 1] = at.places_next[s] + word(PLACES_NEXT);
+            if s + 1 < stacks {
+                total += self.sum_from(work, b, rem, list, starts, s + 1, at, watch)?;
+                continue;
+            }
+            if watch.tick(1) {
+                return None;
+            }
+            let here = self.arrange(work, b, &at.sets[..n]);
+            if here == 0 {
+                continue;
+            }
+            let mut left = [0u64; 64];
+            for c in 0..n {
+                left[c] = rem[c] & !at.sets[c];
+            }
+            total += here * self.count(work, b + 1, &left[..n], watch)?;
+        }
+        Some(total)
+    }
+
+    /// [`Plan::sum_from`] for the last stack of the last two bands, with [`Places`] keys:
+    /// the keys of a batch of ways are made and their table slots fetched first, then looked
+    /// up (the table is bigger than the caches: this way the loads overlap).
+    fn sum_last(
+        &self,
+        work: &mut Work,
+        b: usize,
+        rem: &[u64],
+        ways: &[u64],
+        at: &mut Combo,
+        watch: &mut Watch,
+    ) -> Option<u128> {
+        let (n, cols, stride) = (self.n, self.cols, self.stride());
+        let places = self.places.as_ref().expect("sum_last runs with places");
+        let kw = places.words();
+        let s = self.rows - 1;
+        let count = ways.len() / stride;
+        let mut total = 0u128;
+        let mut next = 0;
+        while next < count {
+            // The keys of the next batch of ways that pass Hall's condition.
+            let mut k = 0;
+            while next < count && k < BATCH {
+                let i = next;
+                next += 1;
+                let extra = &ways[i * stride + cols..(i + 1) * stride];
+                let sig = [extra[SIG], extra[SIG_NEXT]];
+                if !self.hall_ok(&at.sigs[..s], sig, true) {
+                    continue;
+                }
+                let word = |i: usize| u128::from(extra[i]) | u128::from(extra[i + 1]) << 64;
+                places.key(b, at.places[s] + word(PLACES), &mut at.keys[k][0]);
+                places.key(
+                    b + 1,
+                    at.places_next[s] + word(PLACES_NEXT),
+                    &mut at.keys[k][1],
+                );
+                if let Some(t) = work.places.as_ref() {
+                    t.prefetch(places.tag, &at.keys[k][0][..kw]);
+                    t.prefetch(places.tag, &at.keys[k][1][..kw]);
+                }
+                at.batch[k] = i;
+                k += 1;
+            }
+            if watch.tick(k as u32) {
+                return None;
+            }
+            for j in 0..k {
+                let i = at.batch[j];
+                at.sets[s * cols..(s + 1) * cols]
+                    .copy_from_slice(&ways[i * stride..i * stride + cols]);
+                let key = at.keys[j];
+                let here = self.arrange_key(work, b, &key[0][..kw], &at.sets[..n], None);
+                if here == 0 {
+                    continue;
+                }
+                total +=
+                    here * self.arrange_key(work, b + 1, &key[1][..kw], &at.sets[..n], Some(rem));
+            }
+        }
+        Some(total)
+    }
+
+    /// The arrangements of band `b` with column sets `sets`, remembered.
+    fn arrange(&self, work: &mut Work, b: usize, sets: &[u64]) -> u128 {
+        if let Some(p) = &self.places {
+            let mut key = [0u64; KEY_WORDS];
+            p.key(b, p.of_sets(self.cols, sets), &mut key);
+            return self.arrange_key(work, b, &key[..p.words()], sets, None);
+        }
+        let mut key = [0u64; 64];
+        self.pack(sets, &mut key);
+        let key = &key[..self.words];
+        let tag = self.tag(b, 0);
+        let table = work
+            .table
+            .as_mut()
+            .expect("the tables are made before counting");
+        if let Some(v) = table.get(tag, key) {
+            return v;
+        }
+        let v = self.arrangements(b, sets);
+        table.put(tag, key, v, &self.fresh());
+        v
+    }
+
+    /// The arrangements of band `b` whose [`Places`] key is `key`, remembered in the table of
+    /// the shape; its column sets are `sets`, or (with `rem`) what `rem` keeps of the columns
+    /// after `sets`.
+    #[inline]
+    fn arrange_key(
+        &self,
+        work: &mut Work,
+        b: usize,
+        key: &[u64],
+        sets: &[u64],
+        rem: Option<&[u64]>,
+    ) -> u128 {
+        let tag = self.places.as_ref().map_or(0, |p| p.tag);
+        let table = work
+            .places
+            .as_mut()
+            .expect("the tables are made before counting");
+        if let Some(v) = table.get(tag, key) {
+            return v;
+        }
+        let v = match rem {
+            None => self.arrangements(b, sets),
+            Some(rem) => {
+                let mut left = [0u64; 64];
+                for (l, (&r, &s)) in left.iter_mut().zip(rem.iter().zip(sets)) {
+                    *l = r & !s;
+                }
+                self.arrangements(b, &left[..self.n])
+            }
+        };
+        table.put(tag, key, v, &|t| t == tag);
+        v
+    }
+
+    /// The arrangements of band `b` with column sets `sets`, counted.
+    pub(crate) fn arrangements(&self, b: usize, sets: &[u64]) -> u128 {
+        let rows = self.rows;
+        arrange::arrangements(
+            rows,
+            sets,
+            &self.fixed[b * rows * self.n..(b + 1) * rows * self.n],
+        )
+    }
+}
+
+/// Ways of the last stack whose keys are made and fetched together (see [`Plan::sum_last`]).
+const BATCH: usize = 16;
+
+/// The ways chosen so far in a combination, and scratch for the last stack.
+struct Combo {
+    /// The column sets of the band, stacks chosen so far.
+    sets: [u64; 64],
+    /// The signatures of the stacks chosen so far (this band, the next).
+    sigs: [[u64; 2]; 8],
+    /// `places[s]`: the digits' places in this band from stacks `..s`.
+    places: [u128; 9],
+    /// The same for the next band.
+    places_next: [u128; 9],
+    /// Keys of a batch of ways of the last stack (this band, the next).
+    keys: [[[u64; KEY_WORDS]; 2]; BATCH],
+    /// Their ways (index in the stack's list).
+    batch: [usize; BATCH],
+}
+
+impl Combo {
+    fn new() -> Combo {
+        Combo {
+            sets: [0; 64],
+            sigs: [[0; 2]; 8],
+            places: [0; 9],
+            places_next: [0; 9],
+            keys: [[[0; KEY_WORDS]; 2]; BATCH],
+            batch: [0; BATCH],
+        }
+    }
+}
+
+/// A thread's tables and scratch lists (kept across searches and puzzles).
+#[derive(Default)]
+struct Work {
+    /// Counts below boundaries, and arrangements where [`Places`] keys do not fit.
+    table: Option<Table>,
+    /// Arrangements by [`Places`] key.
+    places: Option<Table>,
+    /// The stacks' ways at each band depth of the tail's recursion.
+    lists: Vec<Vec<u64>>,
+}
+
+thread_local! {
+    static WORK: RefCell<Work> = RefCell::new(Work::default());
+}
+
+#[cfg(test)]
+mod tests;
