@@ -191,6 +191,9 @@ pub struct Ctx<'a, S: Sink> {
     /// Counting by bands: the plan of this search (count-only searches, see
     /// `engine::bands`), or `None` for the plain search.
     pub(crate) bands: Option<&'a Plan>,
+    /// Whether the engine may use its tables (the 9×9 engine's subtree counts); a short
+    /// attempt does without, as their memory costs more to touch than they save.
+    pub(crate) tables: bool,
     pending_nodes: u32,
     pending_solutions: u64,
     pending_done: f64,
@@ -204,10 +207,17 @@ impl<'a, S: Sink> Ctx<'a, S> {
             shared,
             stats: Stats::default(),
             bands: None,
+            tables: true,
             pending_nodes: 0,
             pending_solutions: 0,
             pending_done: 0.0,
         }
+    }
+
+    /// The same context, with the engine's tables allowed or not.
+    pub(crate) fn with_tables(mut self, tables: bool) -> Ctx<'a, S> {
+        self.tables = tables;
+        self
     }
 
     /// The same context, counting by bands with `plan` (count-only sinks).

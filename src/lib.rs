@@ -41,4 +41,6 @@ pub use parse::{ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle};
 pub use shape::{Shape, ShapeError};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
-pub use solver::{count, is_unique, search, solutions, EngineChoice, Options, Outcome, Verdict};
+pub use solver::{
+    count, is_unique, search, solutions, CountBy, EngineChoice, Options, Outcome, Verdict,
+};

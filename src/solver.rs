@@ -17,9 +17,20 @@ pub struct Options {
     pub threads: usize,
     /// Which engine runs 9×9 puzzles.
     pub engine: EngineChoice,
-    /// Count by bands when only the number of solutions is wanted (see
-    /// [`engine::bands`](crate::engine)); `false` keeps the plain search.
-    pub bands: bool,
+    /// How count-only searches (no solutions wanted, no limit under 2^16) count.
+    pub count_by: CountBy,
+}
+
+/// How a count-only search counts (see `engine::bands`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CountBy {
+    /// The plain search for a few thousand nodes; if it has not finished, counting by bands.
+    #[default]
+    Auto,
+    /// Always the plain search (with the 9×9 engine's table of subtree counts).
+    Search,
+    /// Counting by bands from the start.
+    Bands,
 }
 
 impl Default for Options {
@@ -27,7 +38,7 @@ impl Default for Options {
         Options {
             threads: 1,
             engine: EngineChoice::Auto,
-            bands: true,
+            count_by: CountBy::Auto,
         }
     }
 }
@@ -126,8 +137,9 @@ where
 {
     // Clashing givens give no root state (see `Engine::new`), so the clash check, which names
     // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
-    let by_bands =
-        options.bands && !S::NEEDS_GRID && shared.limit().map_or(true, |n| n >= BANDS_LIMIT);
+    let by_bands = options.count_by != CountBy::Search
+        && !S::NEEDS_GRID
+        && shared.limit().map_or(true, |n| n >= BANDS_LIMIT);
     let stats = if by_bands {
         count_by_bands(puzzle, options, shared, make_sink, finish)
     } else {
@@ -171,7 +183,7 @@ const PLAIN_NODES: u64 = 1 << 13;
 const ORIENT_PROBES: usize = 24;
 
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
-/// count kept privately); if it has not finished, counting by bands, on the orientation of the
+/// count kept privately; none with [`CountBy::Bands`]); if it has not finished, counting by bands, on the orientation of the
 /// puzzle with the least estimated cost ([`bands::cost`]). The statistics, or `None` when the
 /// puzzle has no root state.
 fn count_by_bands<S, M, F>(
@@ -186,12 +198,21 @@ where
     M: Fn(usize) -> S + Sync,
     F: Fn(usize, S) + Sync,
 {
-    let plain = with_engine!(puzzle, options.engine, |root| {
-        shared.set_node_budget(PLAIN_NODES);
-        let stats = probe(&root, shared, &mut CountSink, None);
-        shared.set_node_budget(u64::MAX);
-        (shared.stopped() != Some(StopReason::Budget)).then_some(stats)
-    })?;
+    let plain = if options.count_by == CountBy::Bands {
+        None
+    } else {
+        with_engine!(puzzle, options.engine, |root| {
+            shared.set_node_budget(PLAIN_NODES);
+            let stats = {
+                let mut sink = CountSink;
+                let mut ctx = Ctx::new(&mut sink, shared).with_tables(false);
+                let _ = root.search(&mut ctx, 1.0);
+                ctx.stats
+            };
+            shared.set_node_budget(u64::MAX);
+            (shared.stopped() != Some(StopReason::Budget)).then_some(stats)
+        })?
+    };
     if let Some(stats) = plain {
         // Finished (or stopped by the limit or from outside): hand the count over.
         let mut sink = make_sink(0);

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use sudoku_enum::estimate::{self, EstimateOptions};
-use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
+use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
 
 /// The 6×6 board with its first row fixed: 28,200,960 / 720 = 39,168 solutions.
 const ROW6: &str = "123456..............................";
@@ -342,7 +342,7 @@ fn estimator_is_within_five_percent_on_empty_boards() {
     let p = parse(ROW6);
     let e = estimate::estimate(&p, 10_000, 7).expect("valid");
     let plain = Options {
-        bands: false,
+        count_by: CountBy::Search,
         ..Options::default()
     };
     let o = count(&p, None, &plain);

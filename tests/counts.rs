@@ -2,7 +2,7 @@
 
 use crate::oracle::{self, Rng};
 use crate::util;
-use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
+use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
 
 fn exact(p: &Puzzle, options: &Options) -> u128 {
     let o = count(p, None, options);
@@ -161,4 +161,109 @@ fn seed_004_count() {
     let p = Puzzle::new(Shape::NINE, cells).unwrap();
     assert_eq!(oracle::count(&p, u64::MAX), Some(5279));
     assert_eq!(exact(&p, &threads(1)), 5279);
+}
+
+fn by(count_by: CountBy, threads: usize) -> Options {
+    Options {
+        threads,
+        count_by,
+        ..Options::default()
+    }
+}
+
+/// Counting by bands (forced, from the start) agrees with the plain search on random puzzles
+/// of every shape it serves, serial and split across threads, and with the reference solver
+/// where it can count.
+#[test]
+fn counting_by_bands_agrees_with_the_plain_search() {
+    let mut rng = Rng::new(0xBA4D5);
+    let cases = [
+        (Shape::new(2, 2).unwrap(), [0, 20, 40]),
+        (Shape::new(2, 3).unwrap(), [15, 30, 45]),
+        (Shape::new(3, 2).unwrap(), [15, 30, 45]),
+        (Shape::new(1, 4).unwrap(), [0, 20, 40]),
+        (Shape::new(2, 4).unwrap(), [45, 55, 65]),
+        (Shape::new(4, 2).unwrap(), [45, 55, 65]),
+        (Shape::NINE, [38, 45, 55]),
+        (Shape::new(3, 4).unwrap(), [62, 70, 80]),
+        (Shape::new(4, 3).unwrap(), [62, 70, 80]),
+        (Shape::new(2, 5).unwrap(), [55, 65, 75]),
+    ];
+    let mut nonzero = 0;
+    for (shape, keeps) in cases {
+        for keep in keeps {
+            for _ in 0..4 {
+                let p = oracle::random_puzzle(shape, keep, &mut rng);
+                let plain = count(&p, None, &by(CountBy::Search, 1));
+                assert!(plain.complete());
+                let bands = count(&p, None, &by(CountBy::Bands, 1));
+                assert_eq!(bands.solutions, plain.solutions, "{shape} {}", p.to_line());
+                assert_eq!(bands.conflict.is_some(), plain.conflict.is_some());
+                let par = in_pool(3, || count(&p, None, &by(CountBy::Bands, 3)));
+                assert_eq!(par.solutions, plain.solutions, "3 threads: {}", p.to_line());
+                if plain.solutions <= 2_000 {
+                    let want = oracle::count(&p, 2_000).unwrap_or(0) as u128;
+                    assert_eq!(plain.solutions, want, "{}", p.to_line());
+                }
+                nonzero += (plain.solutions > 1) as u32;
+            }
+        }
+    }
+    assert!(
+        nonzero > 60,
+        "the sample should be mostly multi-solution puzzles: {nonzero}"
+    );
+}
+
+/// Ground truth (the bundled sample) by bands, from the start, on both engines.
+#[test]
+fn multi_truth_sample_by_bands() {
+    let text = std::fs::read_to_string(util::puzzle_path("samples/multi_truth_small.txt")).unwrap();
+    for (p, want) in truth_lines(&text) {
+        for engine in [EngineChoice::Auto, EngineChoice::Generic] {
+            let options = Options {
+                engine,
+                ..by(CountBy::Bands, 1)
+            };
+            assert_eq!(exact(&p, &options), want, "{p:?} with {engine:?}");
+        }
+    }
+}
+
+/// A limit large enough for counting by bands stops at exactly min(limit, total), serial and
+/// across threads.
+#[test]
+fn limits_are_exact_when_counting_by_bands() {
+    let p = Puzzle::empty(Shape::new(2, 3).unwrap());
+    for (limit, threads) in [
+        (70_000, 1),
+        (1_000_000, 2),
+        (28_200_959, 3),
+        (28_200_960, 1),
+        (u64::MAX, 2),
+    ] {
+        let o = in_pool(threads, || {
+            count(&p, Some(limit), &by(CountBy::Bands, threads))
+        });
+        assert_eq!(
+            o.solutions,
+            u128::from(limit).min(28_200_960),
+            "limit {limit}"
+        );
+        assert_eq!(
+            o.complete(),
+            u128::from(limit) > 28_200_960 || limit == u64::MAX
+        );
+    }
+    // The first-band 9×9 (7,802,998,272 solutions: one boundary at the root).
+    let mut line = String::from("123456789456789123789123456");
+    line.push_str(&".".repeat(54));
+    let cells = line
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let p = Puzzle::new(Shape::NINE, cells).unwrap();
+    assert_eq!(exact(&p, &threads(1)), 7_802_998_272);
+    let o = count(&p, Some(5_000_000_000), &threads(1));
+    assert_eq!((o.solutions, o.complete()), (5_000_000_000, false));
 }

@@ -3,7 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use sudoku_enum::format::Layout;
-use sudoku_enum::{EngineChoice, Shape};
+use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -42,6 +42,15 @@ pub enum Command {
         /// Stop at N solutions and report "at least N".
         #[arg(long, value_name = "N")]
         limit: Option<u64>,
+        /// How to count: auto (the search, then by bands once the count turns out big),
+        /// search (the search alone), bands (by bands from the start).
+        #[arg(
+            long = "count-by",
+            value_enum,
+            default_value = "auto",
+            value_name = "HOW"
+        )]
+        count_by: CountByArg,
     },
     /// Say whether each puzzle is unique, multiple, unsolvable or invalid.
     #[command(after_help = EXAMPLES)]
@@ -122,6 +131,27 @@ pub struct Common {
     /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).
     #[arg(long, value_enum, default_value = "auto", hide = true)]
     pub engine: EngineArg,
+}
+
+/// `count --count-by` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CountByArg {
+    /// The search for a few thousand nodes, then by bands if it has not finished.
+    Auto,
+    /// The search alone.
+    Search,
+    /// By bands from the start.
+    Bands,
+}
+
+impl From<CountByArg> for CountBy {
+    fn from(c: CountByArg) -> CountBy {
+        match c {
+            CountByArg::Auto => CountBy::Auto,
+            CountByArg::Search => CountBy::Search,
+            CountByArg::Bands => CountBy::Bands,
+        }
+    }
 }
 
 /// `--engine` values.

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
 use sudoku_enum::sink::{CollectSink, CountSink};
-use sudoku_enum::{rate, search, EngineChoice, Options, Puzzle, Shared};
+use sudoku_enum::{rate, search, CountBy, EngineChoice, Options, Puzzle, Shared};
 
 /// Set by the Ctrl-C / SIGTERM handler; every search polls it.
 pub static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -78,6 +78,8 @@ pub struct Config {
     pub strict: bool,
     /// Engine choice.
     pub engine: EngineChoice,
+    /// How count-only searches count.
+    pub count_by: CountBy,
     /// Solution limit per puzzle.
     pub limit: Option<u64>,
     /// `check --explain`: the setter's report.
@@ -108,6 +110,7 @@ impl Config {
             timeout: common.timeout.map(Duration::from_secs_f64),
             strict: common.strict,
             engine: common.engine.into(),
+            count_by: CountBy::Auto,
             limit,
             explain: false,
             minimal: false,
@@ -118,7 +121,7 @@ impl Config {
         Options {
             threads: self.threads,
             engine: self.engine,
-            ..Options::default()
+            count_by: self.count_by,
         }
     }
 
@@ -132,7 +135,15 @@ impl Config {
 /// Run the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     let (config, dump_args) = match cli.command {
-        Command::Count { common, limit } => (Config::new(Mode::Count, common, limit), None),
+        Command::Count {
+            common,
+            limit,
+            count_by,
+        } => {
+            let mut config = Config::new(Mode::Count, common, limit);
+            config.count_by = count_by.into();
+            (config, None)
+        }
         Command::Check {
             common,
             explain,

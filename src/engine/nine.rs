@@ -735,7 +735,7 @@ const MEMO_OPEN: std::ops::RangeInclusive<usize> = 12..=48;
 /// Whether a search under this context remembers subtree counts: count-only sinks, and no
 /// limit small enough to end the search in a few nodes anyway.
 fn wants_memo<S: Sink>(ctx: &Ctx<'_, S>) -> bool {
-    !S::NEEDS_GRID && ctx.shared.limit().map_or(true, |n| n >= 1 << 16)
+    !S::NEEDS_GRID && ctx.tables && ctx.shared.limit().map_or(true, |n| n >= 1 << 16)
 }
 
 /// What a search does besides walking the tree (see the module docs).

@@ -35,7 +35,7 @@ pub(crate) use orient::{cost, orientations};
 use crate::control::Shared;
 use crate::shape::Shape;
 use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
-use places::{Places, KEY_WORDS};
+use places::{Cache, Places, KEY_WORDS};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use table::Table;
@@ -223,12 +223,8 @@ impl Plan {
                 work.table = Some(Table::new(self.words, TABLE_BYTES));
             }
             if let Some(p) = &self.places {
-                if work
-                    .places
-                    .as_ref()
-                    .map_or(true, |t| t.words() != p.words())
-                {
-                    work.places = Some(Table::new(p.words(), PLACES_BYTES));
+                if work.places.as_ref().map_or(true, |t| t.shape() != p.tag) {
+                    work.places = Some(Cache::new(p.tag, PLACES_BYTES));
                 }
             }
             let mut watch = Watch {
@@ -288,22 +284,24 @@ impl Plan {
         if let Some(v) = work.table.as_ref().and_then(|t| t.get(tag, key)) {
             return Some(v);
         }
-        // The ways of each stack for this band, one stack after the other.
+        // The ways of each stack for this band, remembered by the stack's columns' digit sets
+        // (boundary states share them: a stack's ways depend on nothing else).
         let stacks = self.rows;
-        if work.lists.len() <= b {
-            work.lists.resize_with(b + 1, Vec::new);
+        if work.ways.len() <= b {
+            work.ways.resize_with(b + 1, Ways::default);
         }
-        let mut list = std::mem::take(&mut work.lists[b]);
-        list.clear();
-        let mut starts = [0usize; 9];
+        let mut ways = std::mem::take(&mut work.ways[b]);
+        ways.start(self.generation, self.cols.min(8) + 1);
+        let mut spans = [(0usize, 0usize); 8];
         let mut product = 1u64;
-        for (s, start) in starts[..stacks].iter_mut().enumerate() {
-            *start = list.len();
-            self.stack_choices(b, s, rem, &mut list);
-            let k = ((list.len() - *start) / self.stride()) as u64;
-            product = product.saturating_mul(k);
+        for (s, span) in spans[..stacks].iter_mut().enumerate() {
+            let c0 = s * self.cols;
+            *span = ways.get_or_make(s, &rem[c0..c0 + self.cols], |out| {
+                self.stack_choices(b, s, rem, out)
+            });
+            product = product.saturating_mul((span.1 / self.stride()) as u64);
         }
-        starts[stacks] = list.len();
+        let list = &ways.arena;
         let result = if product == 0 {
             Some(0)
         } else if product > MAX_CHOICES {
@@ -311,12 +309,13 @@ impl Plan {
         } else {
             let mut at = Combo::new();
             if b == watch.top {
-                let ways = (starts[1] - starts[0]) / self.stride();
-                watch.share = watch.weight / ways as f64;
+                watch.share = watch.weight / (spans[0].1 / self.stride()) as f64;
             }
-            self.sum_from(work, b, rem, &list, &starts[..=stacks], 0, &mut at, watch)
+            let lists: [&[u64]; 8] =
+                std::array::from_fn(|s| &list[spans[s].0..spans[s].0 + spans[s].1]);
+            self.sum_from(work, b, rem, &lists[..stacks], 0, &mut at, watch)
         };
-        work.lists[b] = list;
+        work.ways[b] = ways;
         if let Some(v) = result {
             let fresh = self.fresh();
             if let Some(t) = work.table.as_mut() {
@@ -335,15 +334,14 @@ impl Plan {
         work: &mut Work,
         b: usize,
         rem: &[u64],
-        list: &[u64],
-        starts: &[usize],
+        lists: &[&[u64]],
         s: usize,
         at: &mut Combo,
         watch: &mut Watch,
     ) -> Option<u128> {
         let (n, cols, stride) = (self.n, self.cols, self.stride());
-        let stacks = starts.len() - 1;
-        let ways = &list[starts[s]..starts[s + 1]];
+        let stacks = lists.len();
+        let ways = lists[s];
         if s + 1 == stacks && self.places.is_some() && b + 2 == self.bands {
             return self.sum_last(work, b, rem, ways, at, watch);
         }
@@ -365,7 +363,7 @@ impl Plan {
             at.places[s + 1] = at.places[s] + word(PLACES);
             at.places_next[s + 1] = at.places_next[s] + word(PLACES_NEXT);
             if s + 1 < stacks {
-                total += self.sum_from(work, b, rem, list, starts, s + 1, at, watch)?;
+                total += self.sum_from(work, b, rem, lists, s + 1, at, watch)?;
                 continue;
             }
             if watch.tick(1) {
@@ -398,7 +396,6 @@ impl Plan {
     ) -> Option<u128> {
         let (n, cols, stride) = (self.n, self.cols, self.stride());
         let places = self.places.as_ref().expect("sum_last runs with places");
-        let kw = places.words();
         let s = self.rows - 1;
         let count = ways.len() / stride;
         let mut total = 0u128;
@@ -422,8 +419,8 @@ impl Plan {
                     &mut at.keys[k][1],
                 );
                 if let Some(t) = work.places.as_ref() {
-                    t.prefetch(places.tag, &at.keys[k][0][..kw]);
-                    t.prefetch(places.tag, &at.keys[k][1][..kw]);
+                    t.prefetch(&at.keys[k][0]);
+                    t.prefetch(&at.keys[k][1]);
                 }
                 at.batch[k] = i;
                 k += 1;
@@ -436,12 +433,11 @@ impl Plan {
                 at.sets[s * cols..(s + 1) * cols]
                     .copy_from_slice(&ways[i * stride..i * stride + cols]);
                 let key = at.keys[j];
-                let here = self.arrange_key(work, b, &key[0][..kw], &at.sets[..n], None);
+                let here = self.arrange_key(work, b, &key[0], &at.sets[..n], None);
                 if here == 0 {
                     continue;
                 }
-                total +=
-                    here * self.arrange_key(work, b + 1, &key[1][..kw], &at.sets[..n], Some(rem));
+                total += here * self.arrange_key(work, b + 1, &key[1], &at.sets[..n], Some(rem));
             }
         }
         Some(total)
@@ -452,7 +448,7 @@ impl Plan {
         if let Some(p) = &self.places {
             let mut key = [0u64; KEY_WORDS];
             p.key(b, p.of_sets(self.cols, sets), &mut key);
-            return self.arrange_key(work, b, &key[..p.words()], sets, None);
+            return self.arrange_key(work, b, &key, sets, None);
         }
         let mut key = [0u64; 64];
         self.pack(sets, &mut key);
@@ -478,17 +474,16 @@ impl Plan {
         &self,
         work: &mut Work,
         b: usize,
-        key: &[u64],
+        key: &[u64; KEY_WORDS],
         sets: &[u64],
         rem: Option<&[u64]>,
     ) -> u128 {
-        let tag = self.places.as_ref().map_or(0, |p| p.tag);
         let table = work
             .places
             .as_mut()
             .expect("the tables are made before counting");
-        if let Some(v) = table.get(tag, key) {
-            return v;
+        if let Some(v) = table.get(key) {
+            return u128::from(v);
         }
         let v = match rem {
             None => self.arrangements(b, sets),
@@ -500,7 +495,9 @@ impl Plan {
                 self.arrangements(b, &left[..self.n])
             }
         };
-        table.put(tag, key, v, &|t| t == tag);
+        // Arrangements of bands up to 16 wide fit far below 2^63 (at most (rows!)^(n/rows) · ...,
+        // and the key's shapes have rows ≤ 8).
+        table.put(key, v as u64);
         v
     }
 
@@ -553,9 +550,64 @@ struct Work {
     /// Counts below boundaries, and arrangements where [`Places`] keys do not fit.
     table: Option<Table>,
     /// Arrangements by [`Places`] key.
-    places: Option<Table>,
+    places: Option<Cache>,
     /// The stacks' ways at each band depth of the tail's recursion.
-    lists: Vec<Vec<u64>>,
+    ways: Vec<Ways>,
+}
+
+/// The ways of the stacks of one band depth, remembered by the stack and its columns' digit
+/// sets: lists in an arena, found through a table. Emptied when the plan changes, or when the
+/// arena outgrows its limit.
+#[derive(Default)]
+struct Ways {
+    generation: u64,
+    table: Option<Table>,
+    arena: Vec<u64>,
+}
+
+/// The most words the ways of one band depth keep (then they start again).
+const WAYS_WORDS: usize = 4 << 20;
+
+impl Ways {
+    /// Make ready for `generation`'s plan, with keys of `words` words.
+    fn start(&mut self, generation: u64, words: usize) {
+        let fits = self.table.as_ref().is_some_and(|t| t.words() == words);
+        if self.generation != generation || !fits || self.arena.len() > WAYS_WORDS {
+            self.generation = generation;
+            self.table = Some(Table::new(words, 1 << 20));
+            self.arena.clear();
+        }
+    }
+
+    /// The span (start, length) in the arena of stack `s`'s ways when its columns lack
+    /// `rem`; `make` appends them to the arena if they are not there yet.
+    fn get_or_make(
+        &mut self,
+        s: usize,
+        rem: &[u64],
+        make: impl FnOnce(&mut Vec<u64>),
+    ) -> (usize, usize) {
+        if rem.len() > 8 {
+            // Wide stacks (Latin squares and the like): not remembered.
+            let start = self.arena.len();
+            make(&mut self.arena);
+            return (start, self.arena.len() - start);
+        }
+        let mut key = [0u64; 9];
+        key[0] = s as u64 + 1;
+        key[1..=rem.len()].copy_from_slice(rem);
+        let key = &key[..=rem.len()];
+        let tag = self.generation;
+        let table = self.table.as_mut().expect("started");
+        if let Some(v) = table.get(tag, key) {
+            return (v as u64 as usize, (v >> 64) as usize);
+        }
+        let start = self.arena.len();
+        make(&mut self.arena);
+        let len = self.arena.len() - start;
+        table.put(tag, key, start as u128 | (len as u128) << 64, &|t| t == tag);
+        (start, len)
+    }
 }
 
 thread_local! {

@@ -18,6 +18,10 @@ pub(super) struct Places {
     pow: [u8; 8],
     /// Bits of one histogram count (up to `rows` digits share a place).
     cbits: u32,
+    /// Bits of the histogram (the given digits' descriptions follow it).
+    hist_bits: u32,
+    /// The histogram fits in one word.
+    narrow: bool,
     /// Bits of a place.
     pbits: u32,
     /// Bits of a digit's fixed rows (`rows` fields of row + 1).
@@ -26,14 +30,12 @@ pub(super) struct Places {
     free: Vec<u64>,
     /// Per band: the digits with givens and their fixed rows (`rows` fields, row + 1 each).
     given: Vec<Vec<(u8, u32)>>,
-    /// Words of a key.
-    words: usize,
     /// The shape's tag in the table: the same for every puzzle of the shape.
     pub(super) tag: u64,
 }
 
-/// Most words of a key.
-pub(super) const KEY_WORDS: usize = 8;
+/// Most words of a key (the [`Cache`] slot holds three and the count).
+pub(super) const KEY_WORDS: usize = 3;
 
 fn bits_for(x: usize) -> u32 {
     usize::BITS - x.leading_zeros()
@@ -50,8 +52,8 @@ impl Places {
         if n > 16 || places > 256 || places as u32 * cbits > 128 || rows > 8 {
             return None;
         }
-        let words = 2 + (n as u32 * (pbits + fbits)).div_ceil(64) as usize;
-        if words > KEY_WORDS {
+        let hist_bits = places as u32 * cbits;
+        if (hist_bits + n as u32 * (pbits + fbits)).div_ceil(64) as usize > KEY_WORDS {
             return None;
         }
         let mut pow = [0u8; 8];
@@ -81,18 +83,14 @@ impl Places {
         Some(Places {
             pow,
             cbits,
+            hist_bits,
+            narrow: hist_bits <= 64,
             pbits,
             fbits,
             free,
             given,
-            words,
             tag: 1 << 63 | (rows as u64) << 8 | cols as u64,
         })
-    }
-
-    /// Words of a key.
-    pub(super) fn words(&self) -> usize {
-        self.words
     }
 
     /// The part of the places that column `j` of stack `s` holding `digits` contributes.
@@ -119,30 +117,144 @@ impl Places {
     /// The key of band `b` whose digits have the places `places` (byte `d`), into `key`.
     #[inline]
     pub(super) fn key(&self, b: usize, places: u128, key: &mut [u64; KEY_WORDS]) {
-        let mut h = 0u128;
+        *key = [0; KEY_WORDS];
         let mut f = self.free[b];
-        while f != 0 {
-            let d = f.trailing_zeros();
-            f &= f - 1;
-            let p = (places >> (8 * d)) as u8 as u32;
-            h += 1u128 << (self.cbits * p);
-        }
-        key[0] = h as u64;
-        key[1] = (h >> 64) as u64;
-        for w in &mut key[2..self.words] {
-            *w = 0;
+        if self.narrow {
+            // The histogram fits one word (9×9 and smaller).
+            let (mut h, lo) = (0u64, places as u64);
+            while f != 0 {
+                let d = f.trailing_zeros();
+                f &= f - 1;
+                let p = if d < 8 {
+                    lo >> (8 * d)
+                } else {
+                    (places >> (8 * d)) as u64
+                } as u8;
+                h += 1u64 << (self.cbits * u32::from(p));
+            }
+            key[0] = h;
+        } else {
+            let mut h = 0u128;
+            while f != 0 {
+                let d = f.trailing_zeros();
+                f &= f - 1;
+                let p = (places >> (8 * d)) as u8 as u32;
+                h += 1u128 << (self.cbits * p);
+            }
+            key[0] = h as u64;
+            key[1] = (h >> 64) as u64;
         }
         let width = self.pbits + self.fbits;
-        let mut bit = 0u32;
+        let mut bit = self.hist_bits;
         for &(d, rows) in &self.given[b] {
             let p = (places >> (8 * u32::from(d))) as u8 as u64;
             let v = p | u64::from(rows) << self.pbits;
-            let (w, o) = (2 + (bit / 64) as usize, bit % 64);
+            let (w, o) = ((bit / 64) as usize, bit % 64);
             key[w] |= v << o;
             if o + width > 64 {
                 key[w + 1] |= v >> (64 - o);
             }
             bit += width;
+        }
+    }
+}
+
+/// Two slots of the [`Cache`]: one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
+struct Line([[u64; 4]; 2]);
+
+/// The count in a slot's last word is marked by this bit (a slot without it is free).
+const TAKEN: u64 = 1 << 63;
+
+/// A per-thread table of arrangements by [`Places`] key: slots of the key's three words and
+/// the count (below 2^63), two to a cache line, a key in either slot of its line. Keys are
+/// exact and belong to one shape (the table is made anew for another shape: see
+/// [`Cache::shape`]). Starts small, doubles keeping its entries when as many entries were
+/// put as it has slots, up to its size limit; then new entries replace old ones.
+pub(super) struct Cache {
+    lines: Box<[Line]>,
+    mask: usize,
+    put: usize,
+    max_lines: usize,
+    shape: u64,
+}
+
+impl Cache {
+    /// A table of at most about `bytes` bytes, for the shape tagged `shape`.
+    pub(super) fn new(shape: u64, bytes: usize) -> Cache {
+        let max_lines = (bytes / 64).max(1).next_power_of_two();
+        let n = (1 << 11).min(max_lines);
+        Cache {
+            lines: vec![Line::default(); n].into_boxed_slice(),
+            mask: n - 1,
+            put: 0,
+            max_lines,
+            shape,
+        }
+    }
+
+    /// The shape whose keys it holds.
+    pub(super) fn shape(&self) -> u64 {
+        self.shape
+    }
+
+    #[inline]
+    fn line(&self, key: &[u64; KEY_WORDS]) -> usize {
+        let h = (key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key[1])
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+            ^ key[2].wrapping_mul(0xA076_1D64_78BD_642F);
+        (h >> 29) as usize & self.mask
+    }
+
+    /// Start loading `key`'s line into the cache.
+    #[inline]
+    pub(super) fn prefetch(&self, key: &[u64; KEY_WORDS]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p: *const Line = &self.lines[self.line(key)];
+            // SAFETY: a prefetch is a hint and never faults; `p` points into `lines`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The count stored for `key`, if any.
+    #[inline]
+    pub(super) fn get(&self, key: &[u64; KEY_WORDS]) -> Option<u64> {
+        let line = &self.lines[self.line(key)];
+        line.0
+            .iter()
+            .find(|s| s[3] & TAKEN != 0 && s[..3] == key[..])
+            .map(|s| s[3] & !TAKEN)
+    }
+
+    /// Remember `count` (below 2^63) for `key`.
+    #[inline]
+    pub(super) fn put(&mut self, key: &[u64; KEY_WORDS], count: u64) {
+        debug_assert!(count & TAKEN == 0);
+        if self.put >= 2 * (self.mask + 1) && self.mask + 1 < self.max_lines {
+            self.grow();
+        }
+        self.put += 1;
+        let i = self.line(key);
+        let line = &mut self.lines[i].0;
+        let j = usize::from(line[0][3] & TAKEN != 0 && line[1][3] & TAKEN == 0);
+        line[j] = [key[0], key[1], key[2], count | TAKEN];
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let n = 2 * (self.mask + 1);
+        let old = std::mem::replace(&mut self.lines, vec![Line::default(); n].into_boxed_slice());
+        self.mask = n - 1;
+        self.put = 0;
+        for s in old.iter().flat_map(|l| l.0.iter()) {
+            if s[3] & TAKEN != 0 {
+                self.put(&[s[0], s[1], s[2]], s[3] & !TAKEN);
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ impl Table {
         Table {
             words,
             mask: n - 1,
-            slots: vec![0; n * stride].into_boxed_slice(),
+            slots: zeroed(n * stride),
             taken: 0,
             max_slots,
         }
@@ -57,27 +57,6 @@ impl Table {
     fn slot(&self, i: usize) -> &[u64] {
         let stride = self.words + 3;
         &self.slots[i * stride..(i + 1) * stride]
-    }
-
-    /// Start loading the slots of `(tag, key)` into the cache (a later [`Table::get`] of it
-    /// then waits less).
-    #[inline]
-    pub(crate) fn prefetch(&self, tag: u64, key: &[u64]) {
-        let i = self.index(tag, key) & !1;
-        let stride = self.words + 3;
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.slots[i * stride..].as_ptr();
-            // SAFETY: prefetching is a hint and never faults; both addresses lie inside
-            // `slots` (the pair's first word and its last one).
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p.cast());
-                _mm_prefetch::<_MM_HINT_T0>(p.add(2 * stride - 1).cast());
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (i, stride);
     }
 
     /// The count stored for `(tag, key)`, if any. `tag` is never 0 (a free slot).
@@ -124,7 +103,7 @@ impl Table {
     fn grow(&mut self, fresh: &impl Fn(u64) -> bool) {
         let stride = self.words + 3;
         let n = 2 * (self.mask + 1);
-        let old = std::mem::replace(&mut self.slots, vec![0; n * stride].into_boxed_slice());
+        let old = std::mem::replace(&mut self.slots, zeroed(n * stride));
         self.mask = n - 1;
         self.taken = 0;
         for s in old.chunks_exact(stride) {
@@ -134,6 +113,15 @@ impl Table {
             }
         }
     }
+}
+
+/// `len` zero words, written out: a table is read before it is written, and fresh zero pages
+/// mapped for a read take a second fault at the first write.
+#[allow(clippy::slow_vector_initialization)] // `vec![0; len]` maps the pages lazily: the point
+fn zeroed(len: usize) -> Box<[u64]> {
+    let mut v = Vec::with_capacity(len);
+    v.resize(len, 0);
+    v.into_boxed_slice()
 }
 
 fn prev_power_of_two(x: usize) -> usize {
