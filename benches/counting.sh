@@ -36,9 +36,8 @@ for kind in scattered column; do
     python3 benches/counting_puzzles.py "$kind" "$seed" 200 < "$tmp/grids.txt" > "$tmp/$kind.all"
     "$ours" count -q --json "$tmp/$kind.all" |
         python3 -c 'import json,sys
-for l in sys.stdin:
-    d = json.loads(l)
-    if 10**6 <= d["solutions"] <= 5 * 10**7: print(d["puzzle"])' | head -8 | one_per_file "$tmp/$kind"
+kept = [d["puzzle"] for d in map(json.loads, sys.stdin) if 10**6 <= d["solutions"] <= 5 * 10**7]
+print("\n".join(kept[:8]))' | one_per_file "$tmp/$kind"
 done
 
 compare() { python3 "$peers/compare.py" "$@"; }
