@@ -847,8 +847,12 @@ fn take_result(
             .and_then(Value::as_str)
             .unwrap_or("not complete");
         parts[first].incomplete = true;
+        let again = match why {
+            "interrupted" => "count it again (cancelled, or stopped at a time limit?)",
+            _ => "count it again without --limit/--timeout",
+        };
         return Err(format!(
-            "{}: result {at} is incomplete ({why}); count it again without --limit/--timeout",
+            "{}: result {at} is incomplete ({why}); {again}",
             name(first, parts)
         ));
     }
