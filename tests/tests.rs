@@ -10,3 +10,4 @@ mod nine;
 mod oracle;
 mod props;
 mod rate;
+mod slurm;
