@@ -182,10 +182,16 @@ const PLAIN_NODES: u64 = 1 << 13;
 /// Random dives per orientation when choosing how to turn a puzzle for counting by bands.
 const ORIENT_PROBES: usize = 24;
 
+/// The cost of a node of the plain search in the unit of [`bands::cost`] (microseconds,
+/// roughly), for choosing between the two: a little above what 12×12 nodes cost here.
+const PLAIN_NODE_COST: f64 = 0.4;
+
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
-/// count kept privately; none with [`CountBy::Bands`]); if it has not finished, counting by bands, on the orientation of the
-/// puzzle with the least estimated cost ([`bands::cost`]). The statistics, or `None` when the
-/// puzzle has no root state.
+/// count kept privately; none with [`CountBy::Bands`]); if it has not finished, counting by
+/// bands on the orientation of the puzzle with the least estimated cost ([`bands::cost`]),
+/// unless that costs more than the plain search's whole tree (extrapolated from the attempt)
+/// would, in which case the plain search runs again, to the end. The statistics, or `None`
+/// when the puzzle has no root state.
 fn count_by_bands<S, M, F>(
     puzzle: &Puzzle,
     options: &Options,
@@ -198,6 +204,8 @@ where
     M: Fn(usize) -> S + Sync,
     F: Fn(usize, S) + Sync,
 {
+    // The plain search's tree size, extrapolated from the share of it the attempt finished.
+    let mut plain_nodes = f64::INFINITY;
     let plain = if options.count_by == CountBy::Bands {
         None
     } else {
@@ -210,6 +218,10 @@ where
                 ctx.stats
             };
             shared.set_node_budget(u64::MAX);
+            let done = shared.fraction_done();
+            if done > 0.0 {
+                plain_nodes = stats.nodes as f64 / done;
+            }
             (shared.stopped() != Some(StopReason::Budget)).then_some(stats)
         })?
     };
@@ -236,6 +248,24 @@ where
         if best.as_ref().map_or(true, |(c, _)| cost < *c) {
             best = Some((cost, turned));
         }
+    }
+    if best
+        .as_ref()
+        .map_or(true, |(cost, _)| *cost > PLAIN_NODE_COST * plain_nodes)
+    {
+        // Counting by bands looks dearer than the plain search (sparse givens on boards whose
+        // first band has many fillings): search plainly, as `CountBy::Search` does.
+        return with_engine!(puzzle, options.engine, |root| {
+            run_engine(
+                &root,
+                puzzle.shape(),
+                options,
+                shared,
+                make_sink,
+                finish,
+                None,
+            )
+        });
     }
     let turned = best.map_or_else(|| puzzle.clone(), |(_, p)| p);
     with_engine!(&turned, options.engine, |root| {
