@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use sudoku_enum::{Options, Shared, StopReason};
 
@@ -46,9 +46,15 @@ pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
     match requested {
         Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => {
+            Ok(*CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+        }
     }
 }
+
+/// The cores the process may use, read once: asking costs some microseconds (cgroup files),
+/// more than a whole small search.
+static CORES: OnceLock<usize> = OnceLock::new();
 
 // ---------------------------------------------------------------------------------------------
 // Cancel flags

@@ -71,7 +71,7 @@ VERDICTS: Tuple[str, str, str, str] = ("unsolvable", "unique", "multiple", "inva
 Box = Optional[Tuple[int, int]]
 
 
-def _puzzle_list(puzzles: Iterable[str]) -> list:
+def _puzzle_list(puzzles: Iterable[str]) -> list[str]:
     if isinstance(puzzles, (str, bytes)):
         raise TypeError(
             "expected a list of puzzles, got a single string; for one puzzle pass [puzzle]"
@@ -223,7 +223,9 @@ def check_array(
     [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
     """
     codes, sols = _native.check_array(_rows(array), box, threads, return_solutions)
-    return (codes, sols) if return_solutions else codes
+    if return_solutions and sols is not None:
+        return codes, sols
+    return codes
 
 
 def solve_array(
