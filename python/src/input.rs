@@ -1,0 +1,146 @@
+//! Puzzles out of Python values: text (one puzzle, or a list of them) and rows of NumPy arrays.
+//! All the reading is the library's ([`parse_one`], [`Reader`], [`Puzzle::new`]).
+
+use crate::errors::read_error;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use std::ops::Range;
+use sudoku_enum::parse::{parse_one, ParseOptions, ReadError};
+use sudoku_enum::{Puzzle, Reader, Shape};
+
+/// Puzzles copied out of Python and answered together: memory stays bounded for any batch, and
+/// other Python threads get the interpreter between two chunks.
+pub const CHUNK: usize = 1 << 14;
+
+/// The shape given as `box=(rows, cols)`.
+pub fn shape_arg(box_shape: Option<(usize, usize)>) -> PyResult<Option<Shape>> {
+    box_shape
+        .map(|(r, c)| Shape::new(r, c).map_err(|e| PyValueError::new_err(format!("box: {e}"))))
+        .transpose()
+}
+
+fn options(shape: Option<Shape>) -> ParseOptions {
+    ParseOptions {
+        shape,
+        ..ParseOptions::default()
+    }
+}
+
+/// One puzzle from its text, in any layout the library reads.
+pub fn parse_text(py: Python<'_>, text: &str, shape: Option<Shape>) -> PyResult<Puzzle> {
+    parse_one(text, &options(shape)).map_err(|e| read_error(py, &e, None))
+}
+
+/// The texts of a slice of a Python list of puzzles, copied out of their strings.
+pub struct Texts {
+    /// The texts, each without one trailing line end, joined by `\n`.
+    joined: Vec<u8>,
+    /// Where each text ends in `joined`; the next starts one byte later.
+    ends: Vec<usize>,
+    /// No text has a line end inside: `joined` has exactly one line per text.
+    one_line_each: bool,
+}
+
+impl Texts {
+    /// Copy `puzzles[range]`, which must be strings.
+    pub fn copy(puzzles: &Bound<'_, PyList>, range: Range<usize>) -> PyResult<Texts> {
+        let mut texts = Texts {
+            joined: Vec::with_capacity(range.len() * 82),
+            ends: Vec::with_capacity(range.len()),
+            one_line_each: true,
+        };
+        for i in range {
+            let item = puzzles.get_item(i)?;
+            let s = item.cast::<PyString>().map_err(|_| {
+                let type_name = item
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string());
+                PyTypeError::new_err(format!("puzzles[{i}] is {type_name}, expected str"))
+            })?;
+            let text = s.to_str()?.as_bytes();
+            // One line end at the end (lines of a file) is not part of the puzzle.
+            let text = text
+                .strip_suffix(b"\r\n")
+                .or_else(|| text.strip_suffix(b"\n"))
+                .or_else(|| text.strip_suffix(b"\r"))
+                .unwrap_or(text);
+            if !texts.ends.is_empty() {
+                texts.joined.push(b'\n');
+            }
+            texts.one_line_each &= !text.iter().any(|&b| b == b'\n' || b == b'\r');
+            texts.joined.extend_from_slice(text);
+            texts.ends.push(texts.joined.len());
+        }
+        Ok(texts)
+    }
+
+    fn text(&self, k: usize) -> &[u8] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] + 1 };
+        &self.joined[start..self.ends[k]]
+    }
+
+    /// Every text as one puzzle, or the first text (by position) that is not exactly one.
+    ///
+    /// One reader over all the lines, as the command line reads a file, when every text is one
+    /// line and the reader finds exactly one puzzle on each; otherwise (a text spread over
+    /// several lines, or an error) each text on its own, so that errors name the line and
+    /// column within their own text.
+    pub fn parse(&self, shape: Option<Shape>) -> Result<Vec<Puzzle>, (usize, ReadError)> {
+        let options = options(shape);
+        if self.one_line_each {
+            let mut puzzles = Vec::with_capacity(self.ends.len());
+            for item in Reader::new(&self.joined[..], options) {
+                match item {
+                    Ok(parsed) if parsed.line == puzzles.len() + 1 => puzzles.push(parsed.puzzle),
+                    _ => break,
+                }
+            }
+            if puzzles.len() == self.ends.len() {
+                return Ok(puzzles);
+            }
+        }
+        (0..self.ends.len())
+            .map(|k| {
+                let text = String::from_utf8_lossy(self.text(k));
+                parse_one(&text, &options).map_err(|e| (k, e))
+            })
+            .collect()
+    }
+}
+
+/// The shape of rows of `width` cells: `box_shape` when given (it must match), else inferred.
+pub fn shape_of_rows(width: usize, box_shape: Option<Shape>) -> PyResult<Shape> {
+    match box_shape {
+        Some(shape) if shape.cells() == width => Ok(shape),
+        Some(shape) => Err(PyValueError::new_err(format!(
+            "rows have {width} cells but box={}x{} boards have {}",
+            shape.box_rows(),
+            shape.box_cols(),
+            shape.cells()
+        ))),
+        None => Shape::for_cell_count(width).map_err(|e| {
+            PyValueError::new_err(format!(
+                "rows of {width} cells: {e}; give the shape with box=(rows, cols)"
+            ))
+        }),
+    }
+}
+
+/// Puzzles from rows `range` of a row-major array of `shape.cells()` columns.
+pub fn rows_to_puzzles(data: &[u8], shape: Shape, range: Range<usize>) -> PyResult<Vec<Puzzle>> {
+    let width = shape.cells();
+    range
+        .map(|i| {
+            let row = &data[i * width..(i + 1) * width];
+            Puzzle::new(shape, row.to_vec())
+                .map_err(|e| PyValueError::new_err(format!("row {i}: {e}")))
+        })
+        .collect()
+}
+
+/// A parse error of a batch as the Python exception, naming the puzzle's index.
+pub fn batch_error(py: Python<'_>, first: usize, (k, e): (usize, ReadError)) -> PyErr {
+    read_error(py, &e, Some(first + k))
+}

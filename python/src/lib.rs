@@ -1,0 +1,355 @@
+//! `sudoku_enum._native`: the Python binding of the `sudoku_enum` library.
+//!
+//! Only glue lives here: converting Python values, running the library's `search` off the
+//! interpreter lock and on every core (`run`), and the solutions iterator (`stream`). The
+//! public, documented API is the `sudoku_enum` Python package that wraps this module.
+
+mod errors;
+mod input;
+mod run;
+mod stream;
+
+use input::{batch_error, parse_text, rows_to_puzzles, shape_arg, shape_of_rows, Texts, CHUNK};
+use numpy::ndarray::Array2;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use run::{run_items, thread_count};
+use std::sync::Mutex;
+use sudoku_enum::puzzle::line_of;
+use sudoku_enum::sink::{CollectSink, CountSink};
+use sudoku_enum::{search, Options, Outcome, Puzzle, Shape, Shared, Verdict};
+
+/// Verdict codes, in the order of `VERDICTS`: a code below 3 is the number of solutions capped
+/// at 2.
+const UNSOLVABLE: u8 = 0;
+const UNIQUE: u8 = 1;
+const MULTIPLE: u8 = 2;
+const INVALID: u8 = 3;
+const VERDICTS: [&str; 4] = ["unsolvable", "unique", "multiple", "invalid"];
+
+/// The verdict code of a finished uniqueness search.
+fn verdict_code(outcome: &Outcome) -> PyResult<u8> {
+    match outcome.verdict() {
+        Verdict::Unsolvable => Ok(UNSOLVABLE),
+        Verdict::Unique => Ok(UNIQUE),
+        Verdict::Multiple => Ok(MULTIPLE),
+        Verdict::Invalid => Ok(INVALID),
+        // Searches here are only stopped by their limit, or by Ctrl-C (which raises instead).
+        Verdict::Unknown => Err(PyRuntimeError::new_err("the search stopped early")),
+    }
+}
+
+/// The verdict of a puzzle: a count up to 2, as the command line's `check`.
+fn check_one(puzzle: &Puzzle, options: &Options, shared: &Shared) -> Outcome {
+    search(puzzle, options, shared, |_| CountSink, |_, _| {})
+}
+
+/// The search's outcome and its first solution (of the earliest piece of the tree, when the
+/// search was split).
+fn first_solution(
+    puzzle: &Puzzle,
+    options: &Options,
+    shared: &Shared,
+) -> (Outcome, Option<Vec<u8>>) {
+    let first = Mutex::new(None::<(usize, Vec<u8>)>);
+    let outcome = search(
+        puzzle,
+        options,
+        shared,
+        |_| CollectSink::default(),
+        |i, sink: CollectSink| {
+            if let Some(grid) = sink.solutions.into_iter().next() {
+                let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
+                if f.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *f = Some((i, grid));
+                }
+            }
+        },
+    );
+    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
+    (outcome, first.map(|(_, grid)| grid))
+}
+
+/// Count the solutions of one puzzle, up to `limit`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, limit=None, shape=None, threads=None))]
+fn count(
+    py: Python<'_>,
+    puzzle: &str,
+    limit: Option<u64>,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<u128> {
+    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let threads = thread_count(threads)?;
+    let outcomes = run_items(py, 1, limit, threads, |_, shared, options| {
+        search(&puzzle, options, shared, |_| CountSink, |_, _| {}).solutions
+    })?;
+    Ok(outcomes.into_iter().next().unwrap_or(0))
+}
+
+/// The first solution of one puzzle as a line, or None.
+#[pyfunction]
+#[pyo3(signature = (puzzle, shape=None, threads=None))]
+fn solve(
+    py: Python<'_>,
+    puzzle: &str,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<Option<String>> {
+    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let threads = thread_count(threads)?;
+    let answers = run_items(py, 1, Some(1), threads, |_, shared, options| {
+        first_solution(&puzzle, options, shared).1
+    })?;
+    Ok(answers
+        .into_iter()
+        .next()
+        .flatten()
+        .map(|grid| line_of(puzzle.shape(), &grid)))
+}
+
+/// A lazy iterator over the solutions of one puzzle, as lines.
+#[pyfunction]
+#[pyo3(signature = (puzzle, limit=None, shape=None, threads=1))]
+fn solutions(
+    py: Python<'_>,
+    puzzle: &str,
+    limit: Option<u64>,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<stream::Solutions> {
+    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    stream::Solutions::start(puzzle, limit, thread_count(threads)?)
+}
+
+/// Verdict codes of a list of puzzle texts.
+fn check_codes(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyList>,
+    shape: Option<Shape>,
+    threads: usize,
+) -> PyResult<Vec<u8>> {
+    let n = puzzles.len();
+    let mut codes = Vec::with_capacity(n);
+    for first in (0..n).step_by(CHUNK) {
+        let texts = Texts::copy(puzzles, first..n.min(first + CHUNK))?;
+        let chunk = py
+            .detach(|| texts.parse(shape))
+            .map_err(|e| batch_error(py, first, e))?;
+        let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
+            check_one(&chunk[i], options, shared)
+        })?;
+        for outcome in &outcomes {
+            codes.push(verdict_code(outcome)?);
+        }
+    }
+    Ok(codes)
+}
+
+/// The verdict of each puzzle of a list of texts, as words.
+#[pyfunction]
+#[pyo3(signature = (puzzles, shape=None, threads=None))]
+fn check<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyList>,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let codes = check_codes(py, puzzles, shape_arg(shape)?, thread_count(threads)?)?;
+    let words = VERDICTS.map(|w| PyString::intern(py, w));
+    PyList::new(py, codes.iter().map(|&c| &words[usize::from(c)]))
+}
+
+/// Rows `first..` of a 2-D array as puzzles, a chunk at a time: `each(first, puzzles)`.
+fn for_row_chunks(
+    array: &PyReadonlyArray2<'_, u8>,
+    shape: Option<(usize, usize)>,
+    mut each: impl FnMut(usize, Vec<Puzzle>) -> PyResult<()>,
+) -> PyResult<Shape> {
+    let [rows, width] = [array.shape()[0], array.shape()[1]];
+    let shape = shape_of_rows(width, shape_arg(shape)?)?;
+    let data = array
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("the array must be C-contiguous: {e}")))?;
+    for first in (0..rows).step_by(CHUNK) {
+        let puzzles = rows_to_puzzles(data, shape, first..rows.min(first + CHUNK))?;
+        each(first, puzzles)?;
+    }
+    Ok(shape)
+}
+
+/// Verdict codes, and maybe solutions.
+type CodesAndGrids<'py> = (Bound<'py, PyArray1<u8>>, Option<Bound<'py, PyArray2<u8>>>);
+
+/// Verdict codes of the rows of a (n, N*N) uint8 array, and with `solutions` the first solution
+/// of each (zeros where there is none).
+#[pyfunction]
+#[pyo3(signature = (array, shape=None, threads=None, solutions=false))]
+fn check_array<'py>(
+    py: Python<'py>,
+    array: PyReadonlyArray2<'py, u8>,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+    solutions: bool,
+) -> PyResult<CodesAndGrids<'py>> {
+    let threads = thread_count(threads)?;
+    let rows = array.shape()[0];
+    let width = array.shape()[1];
+    let mut codes = Vec::with_capacity(rows);
+    let mut grids = if solutions {
+        vec![0u8; rows * width]
+    } else {
+        Vec::new()
+    };
+    for_row_chunks(&array, shape, |first, chunk| {
+        if solutions {
+            let answers = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
+                first_solution(&chunk[i], options, shared)
+            })?;
+            for (k, (outcome, grid)) in answers.iter().enumerate() {
+                codes.push(verdict_code(outcome)?);
+                if let Some(grid) = grid {
+                    let at = (first + k) * width;
+                    grids[at..at + width].copy_from_slice(grid);
+                }
+            }
+        } else {
+            let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
+                check_one(&chunk[i], options, shared)
+            })?;
+            for outcome in &outcomes {
+                codes.push(verdict_code(outcome)?);
+            }
+        }
+        Ok(())
+    })?;
+    let codes = PyArray1::from_vec(py, codes);
+    let grids = if solutions {
+        Some(grid_array(py, rows, width, grids)?)
+    } else {
+        None
+    };
+    Ok((codes, grids))
+}
+
+/// The first solution of each row of a (n, N*N) uint8 array (zeros where there is none).
+#[pyfunction]
+#[pyo3(signature = (array, shape=None, threads=None))]
+fn solve_array<'py>(
+    py: Python<'py>,
+    array: PyReadonlyArray2<'py, u8>,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let threads = thread_count(threads)?;
+    let rows = array.shape()[0];
+    let width = array.shape()[1];
+    let mut grids = vec![0u8; rows * width];
+    for_row_chunks(&array, shape, |first, chunk| {
+        let answers = run_items(py, chunk.len(), Some(1), threads, |i, shared, options| {
+            first_solution(&chunk[i], options, shared).1
+        })?;
+        for (k, grid) in answers.iter().enumerate() {
+            if let Some(grid) = grid {
+                let at = (first + k) * width;
+                grids[at..at + width].copy_from_slice(grid);
+            }
+        }
+        Ok(())
+    })?;
+    grid_array(py, rows, width, grids)
+}
+
+fn grid_array(
+    py: Python<'_>,
+    rows: usize,
+    width: usize,
+    grids: Vec<u8>,
+) -> PyResult<Bound<'_, PyArray2<u8>>> {
+    let grids = Array2::from_shape_vec((rows, width), grids)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok(PyArray2::from_owned_array(py, grids))
+}
+
+/// Puzzle texts as a (n, N*N) uint8 array, 0 for an empty cell.
+#[pyfunction]
+#[pyo3(signature = (puzzles, shape=None))]
+fn to_array<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyList>,
+    shape: Option<(usize, usize)>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let shape = shape_arg(shape)?;
+    let n = puzzles.len();
+    let mut board: Option<Shape> = shape;
+    let mut cells = Vec::new();
+    for first in (0..n).step_by(CHUNK) {
+        let texts = Texts::copy(puzzles, first..n.min(first + CHUNK))?;
+        let chunk = py
+            .detach(|| texts.parse(shape))
+            .map_err(|e| batch_error(py, first, e))?;
+        for (k, p) in chunk.iter().enumerate() {
+            let expected = *board.get_or_insert(p.shape());
+            if p.shape() != expected {
+                return Err(PyValueError::new_err(format!(
+                    "puzzles[{}] is a {} board but the others are {}: one array holds one shape",
+                    first + k,
+                    p.shape(),
+                    expected
+                )));
+            }
+            if cells.is_empty() {
+                cells.reserve(n * expected.cells());
+            }
+            cells.extend_from_slice(p.cells());
+        }
+    }
+    let width = board.unwrap_or(Shape::NINE).cells();
+    grid_array(py, n, width, cells)
+}
+
+/// The rows of a (n, N*N) uint8 array as puzzle lines ('.' for empty).
+#[pyfunction]
+#[pyo3(signature = (array, shape=None))]
+fn to_strings(
+    array: PyReadonlyArray2<'_, u8>,
+    shape: Option<(usize, usize)>,
+) -> PyResult<Vec<String>> {
+    let mut lines = Vec::with_capacity(array.shape()[0]);
+    for_row_chunks(&array, shape, |_, chunk| {
+        lines.extend(chunk.iter().map(Puzzle::to_line));
+        Ok(())
+    })?;
+    Ok(lines)
+}
+
+/// Stream workers still running (for tests).
+#[pyfunction]
+fn _running_streams() -> usize {
+    stream::RUNNING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The Rust part of `sudoku_enum`; use the `sudoku_enum` package instead.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_array, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_array, m)?)?;
+    m.add_function(wrap_pyfunction!(to_array, m)?)?;
+    m.add_function(wrap_pyfunction!(to_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(_running_streams, m)?)?;
+    m.add_class::<stream::Solutions>()?;
+    m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
+    m.add("VERDICTS", VERDICTS.to_vec())?;
+    m.add("UNSOLVABLE", UNSOLVABLE)?;
+    m.add("UNIQUE", UNIQUE)?;
+    m.add("MULTIPLE", MULTIPLE)?;
+    m.add("INVALID", INVALID)?;
+    Ok(())
+}

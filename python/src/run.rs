@@ -1,0 +1,289 @@
+//! Running searches for Python: off the interpreter lock, on every core, and stoppable by Ctrl-C.
+//!
+//! Python only runs its signal handlers on the main thread, between bytecodes, so a search that
+//! runs for minutes inside one call must let the calling thread look for signals now and then.
+//! [`run_items`] does it in two phases per item:
+//!
+//! 1. **Inline.** The calling thread answers items itself, with the interpreter lock released,
+//!    in slices of about [`SLICE`] (one item after another, or a chunk spread over a rayon pool
+//!    with `threads > 1`), and looks for signals between slices. Each item's search carries a
+//!    deadline a little after the end of its slice, so no item holds the calling thread for long;
+//!    almost every puzzle is done in microseconds and never reaches it. This path costs a clock
+//!    read per item and nothing else: no thread hand-off, no channel.
+//! 2. **On a worker.** An item whose search ran into that deadline is searched again from the
+//!    start on a worker thread (with all `threads`), while the calling thread waits in steps of
+//!    [`POLL`] and looks for signals between them. On Ctrl-C it raises the cancel flag of that
+//!    search (the engines see it within a few thousand nodes), waits for the worker to stop, and
+//!    returns the `KeyboardInterrupt`.
+//!
+//! At most about [`SLICE`] × 2 of work is done twice per long item, and a signal is seen within
+//! about [`SLICE`] × 2 + [`POLL`].
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+use sudoku_enum::{Options, Shared, StopReason};
+
+/// How long the calling thread works between two looks for signals.
+pub const SLICE: Duration = Duration::from_millis(25);
+
+/// How long the calling thread waits for a worker between two looks for signals.
+pub const POLL: Duration = Duration::from_millis(50);
+
+/// Items of a parallel inline slice: the first slice's size per thread; later slices adapt.
+const FIRST_SLICE_PER_THREAD: usize = 64;
+
+/// The largest parallel inline slice.
+const MAX_SLICE_ITEMS: usize = 1 << 16;
+
+/// Worker threads: as asked (at least 1), or every core the process may use.
+pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
+    match requested {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => {
+            Ok(*CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+        }
+    }
+}
+
+/// The cores the process may use, read once: asking costs some microseconds (cgroup files),
+/// more than a whole small search.
+static CORES: OnceLock<usize> = OnceLock::new();
+
+// ---------------------------------------------------------------------------------------------
+// Cancel flags
+
+/// Free cancel flags. [`Shared::with_cancel`] wants a `&'static AtomicBool` (the CLI's is the
+/// Ctrl-C handler's static); each running search here needs its own, so flags are leaked once
+/// and reused: at most as many exist as searches ever ran at the same time.
+static FREE_FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
+
+/// A cancel flag owned by one search until dropped, when it goes back to the free list. Shared
+/// between the search and whoever may cancel it through an `Arc`, so it is never reused while
+/// either still holds it.
+pub struct CancelFlag(&'static AtomicBool);
+
+impl CancelFlag {
+    /// A lowered flag.
+    pub fn new() -> CancelFlag {
+        let reused = FREE_FLAGS.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let flag = reused.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))));
+        flag.store(false, Relaxed);
+        CancelFlag(flag)
+    }
+
+    /// The flag, for [`Shared::with_cancel`].
+    pub fn get(&self) -> &'static AtomicBool {
+        self.0
+    }
+
+    /// Ask the search to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
+impl Drop for CancelFlag {
+    fn drop(&mut self) {
+        FREE_FLAGS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(self.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thread pools
+
+/// Rayon pools by size, built on first use and kept, with the process that built them: a child
+/// made by `fork` (multiprocessing) has the pool objects but not their threads, so it builds
+/// its own.
+static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
+
+/// The process that built the pools, and its pools by size.
+type Pools = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
+
+/// The pool of `threads` workers.
+pub fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let pid = std::process::id();
+    if pools.as_ref().is_some_and(|(owner, _)| *owner != pid) {
+        // Forked: the threads are gone; dropping the pools could wait on them.
+        if let Some(old) = pools.take() {
+            std::mem::forget(old);
+        }
+    }
+    let (_, by_size) = pools.get_or_insert_with(|| (pid, HashMap::new()));
+    if let Some(p) = by_size.get(&threads) {
+        return Ok(Arc::clone(p));
+    }
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("sudoku-enum-{i}"))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let built = Arc::new(built);
+    by_size.insert(threads, Arc::clone(&built));
+    Ok(built)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running items
+
+/// Answer items `0..n` with `job(i, shared, options)`, in order, with `threads` workers; every
+/// search gets a fresh [`Shared`] with solution limit `limit`. See the module docs for how the
+/// work is spread and interrupted. Errors: the `KeyboardInterrupt` (or whatever a Python signal
+/// handler raised), or a failure to start threads.
+pub fn run_items<T, J>(
+    py: Python<'_>,
+    n: usize,
+    limit: Option<u64>,
+    threads: usize,
+    job: J,
+) -> PyResult<Vec<T>>
+where
+    T: Send,
+    J: Fn(usize, &Shared, &Options) -> T + Sync,
+{
+    let serial = Options::default();
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    let pool = if threads > 1 && n > 1 {
+        Some(pool(threads)?)
+    } else {
+        None
+    };
+    let mut slice_len = FIRST_SLICE_PER_THREAD * threads;
+    while out.len() < n {
+        let start = Instant::now();
+        let deadline = start + 2 * SLICE;
+        let from = out.len();
+        // Items answered inline, and the first one that ran into the deadline.
+        let retry = py.detach(|| match &pool {
+            None => {
+                for i in from..n {
+                    let shared = Shared::new(limit).with_deadline(Some(deadline));
+                    let answer = job(i, &shared, &serial);
+                    if shared.stopped() == Some(StopReason::TimedOut) {
+                        return vec![i];
+                    }
+                    out.push(answer);
+                    if Instant::now() >= start + SLICE {
+                        break;
+                    }
+                }
+                Vec::new()
+            }
+            Some(pool) => {
+                let to = n.min(from + slice_len);
+                let answers: Vec<(T, bool)> = pool.install(|| {
+                    (from..to)
+                        .into_par_iter()
+                        .map(|i| {
+                            let shared = Shared::new(limit).with_deadline(Some(deadline));
+                            let answer = job(i, &shared, &serial);
+                            (answer, shared.stopped() == Some(StopReason::TimedOut))
+                        })
+                        .collect()
+                });
+                let elapsed = start.elapsed();
+                if elapsed < SLICE / 2 {
+                    slice_len = (slice_len * 2).min(MAX_SLICE_ITEMS);
+                } else if elapsed > SLICE * 2 {
+                    slice_len = (slice_len / 2).max(threads);
+                }
+                let mut retry = Vec::new();
+                for (k, (answer, timed_out)) in answers.into_iter().enumerate() {
+                    if timed_out {
+                        retry.push(from + k);
+                    }
+                    out.push(answer);
+                }
+                retry
+            }
+        });
+        py.check_signals()?;
+        for i in retry {
+            let answer = on_worker(py, limit, threads, |shared, options| {
+                job(i, shared, options)
+            })?;
+            if i < out.len() {
+                out[i] = answer;
+            } else {
+                out.push(answer);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Run one search `job(shared, options)` on a worker thread with `threads` workers, while the
+/// calling thread waits with the interpreter lock released and looks for signals every
+/// [`POLL`]. On a signal's exception the search is cancelled and waited for, then the exception
+/// is returned.
+pub fn on_worker<T, J>(py: Python<'_>, limit: Option<u64>, threads: usize, job: J) -> PyResult<T>
+where
+    T: Send,
+    J: FnOnce(&Shared, &Options) -> T + Send,
+{
+    let pool = if threads > 1 {
+        Some(pool(threads)?)
+    } else {
+        None
+    };
+    let flag = CancelFlag::new();
+    let shared = Shared::new(limit).with_cancel(flag.get());
+    let options = Options {
+        threads,
+        ..Options::default()
+    };
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let (shared, options, pool) = (&shared, &options, pool.as_deref());
+        let worker = std::thread::Builder::new()
+            .name("sudoku-enum-search".into())
+            .spawn_scoped(scope, move || {
+                let answer = match pool {
+                    Some(pool) => pool.install(|| job(shared, options)),
+                    None => job(shared, options),
+                };
+                // The receiver only goes away after a signal, when the answer is not wanted.
+                let _ = tx.send(answer);
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        let mut rx = rx;
+        loop {
+            // The receiver goes into the wait and comes back (it cannot be shared).
+            let (back, got) = py.detach(move || {
+                let got = rx.recv_timeout(POLL);
+                (rx, got)
+            });
+            rx = back;
+            match got {
+                Ok(answer) => return Ok(answer),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        flag.raise();
+                        let _ = py.detach(move || worker.join());
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // The worker ended without an answer: it panicked. Hand the panic on
+                    // (PyO3 turns it into a `PanicException`).
+                    return match py.detach(move || worker.join()) {
+                        Err(panic) => std::panic::resume_unwind(panic),
+                        Ok(()) => Err(PyRuntimeError::new_err(
+                            "the search ended without an answer",
+                        )),
+                    };
+                }
+            }
+        }
+    })
+}

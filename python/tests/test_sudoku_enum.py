@@ -1,0 +1,403 @@
+"""Tests of the Python package: run with `pytest python/tests` after `pip install ./python[test]`."""
+
+import csv
+import doctest
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import sudoku_enum as se
+
+# The first puzzle of magictour's top1465 (unique) and its solution.
+TOP1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+TOP1_SOLUTION = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+UNSOLVABLE = "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1.."
+CLASH = "11" + "." * 79
+
+# Exact counts from ../shared/data/multi_truth_dev.txt (tdoku, cross-checked), copied here so
+# that a clone without ../shared runs them.
+MULTI_TRUTH = [
+    ("..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..", 0),
+    ("9.25.....1543..2988..29...6......5...1...9...7..685..927893.61534......2..58.2...", 2),
+    ("1....98....538...73......59..786...........2.24.7.15.678........5.9...744.3....68", 10),
+    (".51...43...87.....2...1.....3.58...148..2....1.....57......178..17.9........7..54", 56),
+    ("1.5.8.......4.6......7.......6..29..392...8.1.1.......62...749.........57..9....3", 322),
+    ("..............1..2..4....5.......3....5.6.7..8....2.......3.4..1.......72...58...", 3184),
+    ("................12..3..5........34...1.6.....72...........8.......2...7...5...3.4", 28777),
+    ("..2..4.......9...2.136..5.8....7..........17....1.....7.4.8.6..3....9............", 376584),
+    ("152.6....8.3..97...7........16......5...3.......6.....2...7..9.3........6.51.....", 1128350),
+]
+
+
+def is_solution(puzzle: str, solution: str, box=None) -> bool:
+    """An independent check: a full grid, every house a permutation, the givens kept."""
+    cells = len(solution)
+    n = int(round(cells**0.5))
+    r, c = box or {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}[n]
+    digits = "123456789ABCDEFG"[:n]
+    if len(puzzle) != cells or any(p not in ".0" and p != s for p, s in zip(puzzle, solution)):
+        return False
+    grid = [solution[i * n : (i + 1) * n] for i in range(n)]
+    houses = grid + ["".join(row[j] for row in grid) for j in range(n)]
+    for br in range(0, n, r):
+        for bc in range(0, n, c):
+            houses.append("".join(grid[br + i][bc + j] for i in range(r) for j in range(c)))
+    return all(sorted(h) == sorted(digits) for h in houses)
+
+
+# ---------------------------------------------------------------------------------------------
+# Counts
+
+
+def test_known_counts():
+    assert se.count("." * 16) == 288
+    assert se.count("." * 36, box=(2, 3)) == 28_200_960
+    assert se.count("." * 36, box=(2, 3), threads=1) == 28_200_960
+
+
+@pytest.mark.parametrize("puzzle,expected", MULTI_TRUTH)
+def test_multi_truth_counts(puzzle, expected):
+    assert se.count(puzzle, threads=1) == expected
+
+
+def test_count_threads_agree():
+    puzzle, expected = MULTI_TRUTH[-1]
+    assert se.count(puzzle, threads=2) == expected
+    assert se.count(puzzle, threads=3) == expected
+
+
+def test_count_limit_is_exact():
+    assert se.count("." * 81, limit=1000) == 1000
+    assert se.count("." * 16, limit=100) == 100
+    assert se.count("." * 16, limit=10_000) == 288
+    assert se.count("." * 16, limit=0) == 0
+    assert se.count(TOP1, limit=2) == 1
+
+
+def test_count_is_a_python_int_beyond_64_bits():
+    # A 4x4 count is small, but the type must be int (u128 on the Rust side).
+    assert type(se.count("." * 16)) is int
+
+
+def test_clashing_givens_have_no_solutions():
+    assert se.count(CLASH) == 0
+    assert se.solve(CLASH) is None
+    assert list(se.solutions(CLASH)) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Verdicts and solving
+
+
+def test_verdicts():
+    assert se.check([TOP1, "." * 81, UNSOLVABLE, CLASH]) == [
+        "unique",
+        "multiple",
+        "unsolvable",
+        "invalid",
+    ]
+    assert se.check([]) == []
+
+
+def test_check_accepts_any_iterable_and_layouts():
+    grid = "\n".join(TOP1[i : i + 9] for i in range(0, 81, 9))  # rows of characters
+    lines = [TOP1 + "\n", TOP1.replace(".", "0") + "\r\n"]
+    assert se.check(iter(lines + [grid])) == ["unique"] * 3
+    assert se.check((TOP1, CLASH)) == ["unique", "invalid"]
+
+
+def test_check_threads_agree_with_one_thread():
+    batch = [p for p, _ in MULTI_TRUTH] * 50 + [TOP1, CLASH] * 100
+    one = se.check(batch, threads=1)
+    assert se.check(batch, threads=2) == one
+    assert se.check(batch, threads=4) == one
+    assert one[:9] == ["unsolvable"] + ["multiple"] * 8
+
+
+def test_solve():
+    assert se.solve(TOP1) == TOP1_SOLUTION
+    assert se.solve(UNSOLVABLE) is None
+    sol = se.solve("." * 36, box=(2, 3))
+    assert sol is not None and is_solution("." * 36, sol, box=(2, 3))
+    sol = se.solve("." * 36, box=(3, 2))
+    assert sol is not None and is_solution("." * 36, sol, box=(3, 2))
+
+
+def test_other_shapes_need_box_or_are_inferred():
+    assert se.count("." * 64, limit=5) == 5  # 8x8: 2x4 boxes inferred
+    assert se.check(["." * 36], box=(3, 2)) == ["multiple"]
+    sol = se.solve("." * 256)
+    assert sol is not None and is_solution("." * 256, sol)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+
+
+def test_bad_character_names_line_and_column():
+    with pytest.raises(se.ParseError, match=r"line 1, column 3: unexpected character 'x'") as e:
+        se.count("12x4" + "." * 12)
+    assert isinstance(e.value, ValueError)
+    assert (e.value.line, e.value.column, e.value.index) == (1, 3, None)
+
+
+def test_bad_puzzle_in_a_batch_names_its_index():
+    with pytest.raises(se.ParseError, match=r"puzzles\[2\]: line 2, column 3") as e:
+        se.check([TOP1, TOP1, "1234\n12x4\n....\n...."])
+    assert (e.value.index, e.value.line, e.value.column) == (2, 2, 3)
+
+
+def test_wrong_sizes_and_shapes():
+    with pytest.raises(se.ParseError, match="80 cells is not a board size"):
+        se.check([TOP1[:-1]])
+    with pytest.raises(se.ParseError, match="expected 36"):
+        se.count("." * 81, box=(2, 3))
+    with pytest.raises(se.ParseError, match="no puzzle found"):
+        se.check([TOP1, ""])
+    with pytest.raises(se.ParseError, match="line 1, column 1: digit '5' is out of range"):
+        se.solve("5" + "." * 15)
+    with pytest.raises(ValueError, match="box"):
+        se.count("." * 16, box=(0, 4))
+
+
+def test_wrong_types():
+    with pytest.raises(TypeError, match="single string"):
+        se.check(TOP1)
+    with pytest.raises(TypeError, match=r"puzzles\[1\] is int"):
+        se.check([TOP1, 5])
+    with pytest.raises(TypeError):
+        se.count(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="threads"):
+        se.check([TOP1], threads=0)
+    with pytest.raises(ValueError, match="limit"):
+        se.count(TOP1, limit=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# NumPy
+
+
+def test_numpy_round_trip():
+    puzzles = [p for p, _ in MULTI_TRUTH] + [TOP1, CLASH]
+    arr = se.to_array(puzzles)
+    assert arr.dtype == np.uint8 and arr.shape == (len(puzzles), 81)
+    assert arr[-1, 0] == 1 and arr[-1, 2] == 0
+    assert se.to_strings(arr) == puzzles
+    codes = se.check_array(arr)
+    assert codes.dtype == np.uint8 and codes.shape == (len(puzzles),)
+    assert [se.VERDICTS[c] for c in codes] == se.check(puzzles)
+    assert list(codes[:3]) == [se.UNSOLVABLE, se.MULTIPLE, se.MULTIPLE]
+    assert codes[-2] == se.UNIQUE and codes[-1] == se.INVALID
+
+
+def test_solve_array():
+    arr = se.to_array([TOP1, UNSOLVABLE, "." * 81, CLASH])
+    sols = se.solve_array(arr, threads=2)
+    assert sols.shape == arr.shape and sols.dtype == np.uint8
+    assert se.to_strings(sols[:1]) == [TOP1_SOLUTION]
+    assert not sols[1].any() and not sols[3].any()
+    assert is_solution("." * 81, se.to_strings(sols[2:3])[0])
+
+
+def test_check_array_with_solutions():
+    arr = se.to_array([TOP1, UNSOLVABLE, "." * 81])
+    codes, sols = se.check_array(arr, return_solutions=True, threads=1)
+    assert list(codes) == [se.UNIQUE, se.UNSOLVABLE, se.MULTIPLE]
+    assert se.to_strings(sols[:1]) == [TOP1_SOLUTION]
+    assert not sols[1].any()
+    assert is_solution("." * 81, se.to_strings(sols[2:3])[0])
+
+
+def test_array_inputs():
+    arr = se.to_array([TOP1] * 3)
+    # Other integer types, non-contiguous views, plain lists.
+    assert list(se.check_array(arr.astype(np.int64))) == [se.UNIQUE] * 3
+    assert list(se.check_array(np.asfortranarray(arr))) == [se.UNIQUE] * 3
+    assert list(se.check_array(arr[::2])) == [se.UNIQUE] * 2
+    assert list(se.check_array(arr.tolist())) == [se.UNIQUE] * 3
+    assert se.check_array(np.zeros((0, 81), np.uint8)).shape == (0,)
+    six = np.zeros((2, 36), np.uint8)
+    assert list(se.check_array(six, box=(3, 2))) == [se.MULTIPLE] * 2
+
+
+def test_array_errors():
+    arr = se.to_array([TOP1])
+    with pytest.raises(ValueError, match="2-D"):
+        se.check_array(arr[0])
+    with pytest.raises(TypeError, match="integers"):
+        se.check_array(arr.astype(np.float64))
+    bad = arr.copy()
+    bad[0, 5] = 10
+    with pytest.raises(ValueError, match="row 0: value 10 at r1c6 is out of range"):
+        se.check_array(bad)
+    with pytest.raises(ValueError, match="0 .empty. to N"):
+        se.check_array(arr.astype(np.int64) - 1)
+    with pytest.raises(ValueError, match="80 cells"):
+        se.solve_array(arr[:, :80])
+    with pytest.raises(ValueError, match="box=3x3 boards have 81"):
+        se.check_array(np.zeros((1, 36), np.uint8), box=(3, 3))
+    with pytest.raises(ValueError, match="one array holds one shape"):
+        se.to_array([TOP1, "." * 16])
+
+
+def test_a_data_set_in_the_sudoku_extreme_layout(tmp_path):
+    # CSV with source,question,answer,rating (sudoku-extreme): check every question is unique
+    # and that its answer is the solution, through the array path.
+    seventeen = "...8.1..........435............7.8........1...2..3....6......75..34........2..6.."
+    path = tmp_path / "train.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["source", "question", "answer", "rating"])
+        w.writerow(["top1465", TOP1, TOP1_SOLUTION, "12"])
+        w.writerow(["17-clue", seventeen, se.solve(seventeen), "3"])
+        w.writerow(["broken", UNSOLVABLE, "", "0"])
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    questions = [r["question"] for r in rows]
+    codes = se.check_array(se.to_array(questions), threads=2)
+    assert [se.VERDICTS[c] for c in codes] == ["unique", "unique", "unsolvable"]
+    answers = se.to_strings(se.solve_array(se.to_array(questions)))
+    assert answers[:2] == [r["answer"] for r in rows[:2]]
+    assert answers[2] == "." * 81  # no solution: a row of zeros
+    assert all(is_solution(q, a) for q, a in zip(questions[:2], answers))
+
+
+# ---------------------------------------------------------------------------------------------
+# Streaming
+
+
+@pytest.mark.parametrize("limit", [1, 10, 287, 288, 1000])
+def test_solutions_limit_gives_exactly_min_limit_total(limit):
+    got = list(se.solutions("." * 16, limit=limit))
+    assert len(got) == min(limit, 288)
+    assert len(set(got)) == len(got)
+    assert all(is_solution("." * 16, s) for s in got)
+
+
+def test_solutions_all_and_in_parallel():
+    puzzle, total = MULTI_TRUTH[6]  # 28,777 solutions
+    serial = list(se.solutions(puzzle))
+    assert len(serial) == total == len(set(serial))
+    assert all(is_solution(puzzle, s) for s in serial[:200])
+    parallel = list(se.solutions(puzzle, threads=3))
+    assert sorted(parallel) == sorted(serial)
+    assert len(list(se.solutions(puzzle, limit=5000, threads=2))) == 5000
+    assert next(se.solutions(TOP1)) == TOP1_SOLUTION
+
+
+def test_solutions_is_lazy_and_stops_when_dropped():
+    def running_after(seconds):
+        deadline = time.monotonic() + seconds
+        while se._native._running_streams() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return se._native._running_streams()
+
+    assert running_after(5) == 0
+    # The empty 9x9 board has 6.67e21 solutions: only a lazy iterator can give the first ones.
+    it = se.solutions("." * 81)
+    first = [next(it) for _ in range(1000)]
+    assert len(set(first)) == 1000 and all(is_solution("." * 81, s) for s in first[:20])
+    assert se._native._running_streams() == 1
+    del it
+    assert running_after(5) == 0
+    with se.solutions("." * 81, threads=2) as it:
+        next(it)
+    assert running_after(5) == 0
+    it = se.solutions("." * 81)
+    next(it)
+    it.close()
+    assert list(it) == []
+    assert running_after(5) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C
+
+
+# A 25x25 puzzle (3 givens taken from one of ../shared/data/big_25x25.txt, which the peer harness
+# generated) whose first solution takes some 20 s of search on one core.
+SLOW_25 = (
+    "4.E6...N.IB..2D.G7.K93..O.H5..FJ.EM.3.I9N............9.23G1OL....6B..E.NHK.....28.4..1ON..."
+    "9L5.JI.....8.J.D...F...K..I.3..LG..6......4.E..AN..FJG..23H..N.31.I..C.8.G..B.HM.......ME.K"
+    "....P..5C.2N..6OI....C.H.73...FB....PO....D.7....C..EM..O..5K..P.B84CJ.164GPD.25....MHK7N.."
+    "9.......A.25K7C....3..F..DG.A32.96E..O...P8.C...1.5.H..49.BJI..G......O.A..PCM....L....4F.."
+    "..I..N.........P.L..65KDG...J.2...ME...ALC.B..IHJ..574...D.6K5K..IO..G...M12BLA....F...41H."
+    "....J......6.DM..8B.9...N..1.....6E..O.8G74....PI8......BE.....G.2J..7.G.....5P9D.......6.8"
+    "BM41..2E..IHM...K481C.B.5..A.FNA.H64..G..3P.9.8....DL......J..C.A..M.E...I3..H."
+)
+
+
+def run_and_interrupt(setup: str, blocking: str, wait: float = 0.5):
+    """Run `setup` then `blocking` in a fresh interpreter, send SIGINT `wait` seconds into
+    `blocking`; returns its output and the seconds from the signal to its exit."""
+    script = textwrap.dedent(
+        """
+        import signal, sys, time
+        import sudoku_enum as se
+        # A process started in the background by a shell may inherit SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        {setup}
+        print("ready", flush=True)
+        try:
+            {blocking}
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+        """
+    ).format(setup=setup, blocking=blocking)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(wait)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("no exit within 10 s of SIGINT")
+    return out, err, time.monotonic() - sent
+
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a child process")
+
+
+@posix_only
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_count(threads):
+    # 6.67e21 grids: this count would not end.
+    out, err, took = run_and_interrupt("", f'se.count("." * 81, threads={threads})')
+    assert "KeyboardInterrupt" in out, err
+    assert took < 2.0
+
+
+@posix_only
+def test_ctrl_c_stops_a_long_batch():
+    # Some 15 s of 1.5-microsecond puzzles.
+    out, err, took = run_and_interrupt(
+        f'puzzles = ["{TOP1}"] * 10_000_000', "se.check(puzzles, threads=1)"
+    )
+    assert "KeyboardInterrupt" in out, err
+    assert took < 2.0
+
+
+@posix_only
+def test_ctrl_c_while_waiting_for_a_solution():
+    out, err, took = run_and_interrupt(
+        f'it = se.solutions("{SLOW_25}")', "next(it)", wait=1.0
+    )
+    assert "KeyboardInterrupt" in out, err
+    assert took < 2.0
+
+
+def test_doctests():
+    result = doctest.testmod(se)
+    assert result.attempted > 10 and result.failed == 0
