@@ -1,6 +1,5 @@
-//! The engine for boards above 9×9 (and any shape the 9×9 engine does not take): two views of
-//! one state, more inference per node, and branching on whichever choice has the fewest
-//! alternatives.
+//! The engine for boards above 12×12 (it runs any shape, for the tests): two views of
+//! one state, more inference per node, and conflict-weighted branching.
 //!
 //! # State
 //! Beside each open cell's candidate digits, the state keeps for every house and digit the
