@@ -267,3 +267,63 @@ fn limits_are_exact_when_counting_by_bands() {
     let o = count(&p, Some(5_000_000_000), &threads(1));
     assert_eq!((o.solutions, o.complete()), (5_000_000_000, false));
 }
+
+/// Boards above 12×12 run on the big engine (inference and conflict-weighted branching): on
+/// random puzzles of three such shapes its counts (up to a cap) equal the generic engine's,
+/// serial and parallel, and the first N solutions are N distinct solutions of the puzzle.
+/// (The grids come from the library: the reference solver is too slow to make them.)
+#[test]
+fn big_boards_agree_with_the_generic_engine() {
+    let mut rng = Rng::new(1616);
+    let cap = 3_000;
+    let mut multiple = 0;
+    for (shape, keep, tries) in [
+        (Shape::new(4, 4).unwrap(), 50, 16),
+        (Shape::new(3, 5).unwrap(), 50, 8),
+        (Shape::new(5, 5).unwrap(), 60, 4),
+    ] {
+        let n = shape.side();
+        for _ in 0..tries {
+            // A grid: the first solution once the boxes on the diagonal hold random digits.
+            let mut start = Puzzle::empty(shape);
+            for b in 0..n / shape.box_rows().max(shape.box_cols()) {
+                let mut digits: Vec<u8> = (1..=n as u8).collect();
+                for i in (1..n).rev() {
+                    digits.swap(i, rng.below(i + 1));
+                }
+                for (k, &d) in digits.iter().enumerate() {
+                    let (r, c) = (k / shape.box_cols(), k % shape.box_cols());
+                    start.set((b * shape.box_rows() + r) * n + b * shape.box_cols() + c, d);
+                }
+            }
+            let grid = sudoku_enum::solutions(&start, 1).remove(0);
+            let cells = grid
+                .iter()
+                .map(|&v| if rng.below(100) < keep { v } else { 0 })
+                .collect();
+            let p = Puzzle::new(shape, cells).unwrap();
+            let with = |engine, threads| Options {
+                threads,
+                engine,
+                ..Options::default()
+            };
+            let want = count(&p, Some(cap), &with(EngineChoice::Generic, 1)).solutions;
+            let serial = count(&p, Some(cap), &with(EngineChoice::Auto, 1)).solutions;
+            let parallel = in_pool(2, || count(&p, Some(cap), &with(EngineChoice::Auto, 2)));
+            assert_eq!(serial, want, "{}", p.to_line());
+            assert_eq!(parallel.solutions, want, "{}", p.to_line());
+            let first = sudoku_enum::solutions(&p, 100);
+            assert_eq!(first.len() as u128, want.min(100));
+            let mut distinct = first.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), first.len());
+            assert!(first.iter().all(|s| p.is_solution(s)));
+            multiple += u32::from(want > 1);
+        }
+    }
+    assert!(
+        multiple >= 5,
+        "the sample should hold puzzles with many solutions: {multiple}"
+    );
+}
