@@ -396,6 +396,37 @@ fn check_explain_and_minimal() {
     assert_eq!(v["verdict"], "unique");
 }
 
+/// Regression: counting the empty 12×12 and 16×16 by bands spent seconds to minutes inside one
+/// band's arrangement count (four rows high), deaf to timeouts and Ctrl-C.
+#[test]
+fn timeouts_stop_counts_of_empty_big_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    for (side, threads) in [(12, "1"), (12, "2"), (16, "1"), (16, "2"), (25, "1")] {
+        let path = dir.path().join(format!("empty{side}.txt"));
+        std::fs::write(&path, format!("{}\n", ".".repeat(side * side))).unwrap();
+        let started = std::time::Instant::now();
+        let (code, out, _) = stdout_of(
+            &[
+                "count",
+                "-q",
+                "-j",
+                threads,
+                "--timeout",
+                "0.3",
+                path.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{side}x{side}, {threads} threads: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(code, 1);
+        assert!(out.contains("(timed out)"), "{out}");
+    }
+}
+
 #[test]
 fn timeout_gives_a_partial_answer() {
     // The empty 9×9 grid: 6.67·10^21 solutions, out of reach.
