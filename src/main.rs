@@ -20,12 +20,22 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    // First Ctrl-C / SIGTERM: stop searching, flush, report the partial result (exit 130).
-    // A second one: leave at once.
-    let _ = ctrlc::set_handler(|| {
-        if cli::CANCEL.swap(true, Ordering::SeqCst) {
-            std::process::exit(cli::exit::INTERRUPTED as i32);
-        }
-    });
+    // First Ctrl-C / SIGTERM / SIGHUP: stop searching, flush, report the partial result (exit
+    // 130). A second one: leave at once. A signal action, not a watcher thread: a thread would
+    // cost every short run its start-up, and the process's exit would wait for it.
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        // SAFETY: the action only swaps an atomic flag and calls `_exit`, both async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal, || {
+                if cli::CANCEL.swap(true, Ordering::SeqCst) {
+                    signal_hook::low_level::exit(i32::from(cli::exit::INTERRUPTED));
+                }
+            })
+        };
+    }
     ExitCode::from(cli::run(args))
 }

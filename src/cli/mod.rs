@@ -169,10 +169,16 @@ pub fn run(cli: Cli) -> u8 {
         Command::Merge(args) => return cluster::merge(args),
         Command::Estimate(args) => return cluster::estimate(args),
     };
-    if let Err(e) = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .build_global()
-    {
+    // One thread runs on this one (no pool: starting a worker and waiting for it costs more
+    // than a small batch takes on a busy machine); the searches never call into rayon then.
+    let pool = if config.threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build_global()
+    } else {
+        Ok(())
+    };
+    if let Err(e) = pool {
         eprintln!(
             "sudoku-enum: cannot start {} worker threads: {e}",
             config.threads
