@@ -183,8 +183,12 @@ const PLAIN_NODES: u64 = 1 << 13;
 const ORIENT_PROBES: usize = 24;
 
 /// The cost of a node of the plain search in the unit of [`bands::cost`] (microseconds,
-/// roughly), for choosing between the two: a little above what 12×12 nodes cost here.
-const PLAIN_NODE_COST: f64 = 0.4;
+/// roughly), for choosing between the two. Both sides are rough (the plain tree extrapolated
+/// from the attempt's progress was 18 times too small on one 9×9 puzzle), so the value leans
+/// to bands: set on sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions, where counting
+/// by bands ran 2–30 times faster wherever its estimate came below 0.7 nodes' worth (two
+/// exceptions among 60, each 2.5 times slower), and slower in all but one case above.
+const PLAIN_NODE_COST: f64 = 0.7;
 
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
 /// count kept privately; none with [`CountBy::Bands`]); if it has not finished, counting by
