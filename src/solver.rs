@@ -185,9 +185,9 @@ const ORIENT_PROBES: usize = 24;
 /// The cost of a node of the plain search in the unit of [`bands::cost`] (microseconds,
 /// roughly), for choosing between the two. Both sides are rough (the plain tree extrapolated
 /// from the attempt's progress was 18 times too small on one 9×9 puzzle), so the value leans
-/// to bands: set on sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions, where counting
-/// by bands ran 2–30 times faster wherever its estimate came below 0.7 nodes' worth (two
-/// exceptions among 60, each 2.5 times slower), and slower in all but one case above.
+/// to bands. Set on 69 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
+/// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
+/// times faster, but for two puzzles (2.5 times slower); above it, slower every time.
 const PLAIN_NODE_COST: f64 = 0.7;
 
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its

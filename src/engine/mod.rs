@@ -30,7 +30,7 @@ use std::ops::ControlFlow;
 
 /// The one engine-selection rule: the 9×9 engine for 3×3 boxes; the big engine ([`big::Big`],
 /// at the narrowest mask width the side fits) for sides above 12, where its inference pays
-/// (hard 14×14 to 25×25 puzzles: 5–100 times fewer nodes); the plain generic engine for the
+/// (hard 14×14 to 25×25 puzzles: 8–115 times fewer nodes); the plain generic engine for the
 /// other shapes up to 12×12 (its nodes are cheaper, and there even minimal puzzles take a few
 /// dozen nodes: it counts the 6×6 grids twice as fast and sparse 12×12 puzzles 20% faster)
 /// and when asked for (a cross-check). `with_engine!(puzzle, choice, |root|
