@@ -185,7 +185,7 @@ const ORIENT_PROBES: usize = 24;
 /// The cost of a node of the plain search in the unit of [`bands::cost`] (microseconds,
 /// roughly), for choosing between the two. Both sides are rough (the plain tree extrapolated
 /// from the attempt's progress was 18 times too small on one 9×9 puzzle), so the value leans
-/// to bands. Set on 69 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
+/// to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
 /// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
 /// times faster, but for two puzzles (2.5 times slower); above it, slower every time.
 const PLAIN_NODE_COST: f64 = 0.7;
