@@ -77,7 +77,7 @@ fn count_first_band_plus_row(bencher: divan::Bencher) {
     let line = format!("123456789456789123789123456214365897{}", ".".repeat(45));
     let p = sudoku_enum::parse::parse_one(&line, &ParseOptions::default()).expect("valid");
     bencher.bench(|| {
-        sudoku_enum::engine::memo::clear_table();
+        sudoku_enum::internals::clear_memo();
         count(&p, None, &Options::default()).solutions
     });
 }

@@ -7,9 +7,9 @@
 //! and milliseconds.
 
 use std::time::Instant;
-use sudoku_enum::engine::big::Big;
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::Engine;
+use sudoku_enum::internals::Big;
+use sudoku_enum::internals::Engine;
+use sudoku_enum::internals::Generic;
 use sudoku_enum::parse::{ParseOptions, Parsed, Reader};
 use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared};
 

@@ -268,6 +268,20 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.after_sink(flow)
     }
 
+    /// `k` solutions (any number; 0 is a dead end) counted in a subtree of weight `w`.
+    pub fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        if k == 0 {
+            self.dead_end(w);
+            return ControlFlow::Continue(());
+        }
+        let mut left = k;
+        while left > u128::from(u64::MAX) {
+            self.solutions(u64::MAX, 0.0)?;
+            left -= u128::from(u64::MAX);
+        }
+        self.solutions(left as u64, w)
+    }
+
     /// One solution with its grid, in a leaf of weight `w`.
     #[inline]
     pub fn solution(&mut self, grid: &[u8], w: f64) -> ControlFlow<()> {

@@ -32,10 +32,10 @@
 //! size, by a few probes) until there are enough parts; [`split_depth`] instead cuts at a fixed
 //! number of branch decisions.
 
-use crate::engine::{with_engine, Engine, Expansion};
+use crate::engine::select::with_engine;
+use crate::engine::{Engine, EngineChoice, Expansion};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
-use crate::solver::EngineChoice;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 

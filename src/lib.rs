@@ -25,7 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod control;
-pub mod engine;
+mod engine;
 pub mod estimate;
 pub mod format;
 pub mod parallel;
@@ -37,10 +37,25 @@ pub mod sink;
 pub mod solver;
 
 pub use control::{Ctx, Shared, StopReason};
+pub use engine::EngineChoice;
 pub use parse::{ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle};
 pub use shape::{Shape, ShapeError};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
-pub use solver::{
-    count, is_unique, search, solutions, CountBy, EngineChoice, Options, Outcome, Verdict,
-};
+pub use solver::{count, is_unique, search, solutions, CountBy, Options, Outcome, Verdict};
+
+/// The engines and the search's moving parts, for the project's own tests, benchmarks and
+/// examples. Not a stable API: anything here may change in any release.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::engine::big::Big;
+    pub use crate::engine::generic::Generic;
+    pub use crate::engine::nine::Nine;
+    pub use crate::engine::{Engine, Expansion};
+
+    /// Empty this thread's table of 9×9 subtree counts (benchmarks that count a puzzle again
+    /// must not find it remembered).
+    pub fn clear_memo() {
+        crate::engine::nine::memo::clear_table();
+    }
+}

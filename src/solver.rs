@@ -3,7 +3,8 @@
 
 use crate::control::{Ctx, Shared, StopReason};
 use crate::engine::bands::{self, Plan};
-use crate::engine::{with_engine, Engine};
+use crate::engine::select::with_engine;
+use crate::engine::{Engine, EngineChoice};
 use crate::parallel;
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
@@ -41,16 +42,6 @@ impl Default for Options {
             count_by: CountBy::Auto,
         }
     }
-}
-
-/// Engine selection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EngineChoice {
-    /// The 9×9 bitboard engine for 3×3 boxes, the generic engine otherwise.
-    #[default]
-    Auto,
-    /// Always the generic engine (a cross-check).
-    Generic,
 }
 
 /// What a search found.

@@ -7,9 +7,9 @@
 
 use crate::util::{puzzle_path, shared_data};
 use std::path::Path;
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::nine::Nine;
-use sudoku_enum::engine::Engine;
+use sudoku_enum::internals::Engine;
+use sudoku_enum::internals::Generic;
+use sudoku_enum::internals::Nine;
 use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared};
 
 /// One 81-character puzzle per line (`.`/`0` empty), `#` comments; an optional second field

@@ -4,8 +4,8 @@ use crate::oracle::{self, Rng};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::Mutex;
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::Engine;
+use sudoku_enum::internals::Engine;
+use sudoku_enum::internals::Generic;
 use sudoku_enum::sink::CollectSink;
 use sudoku_enum::{count, parallel, search, Options, Puzzle, Shape, Shared};
 

@@ -7,7 +7,6 @@
 //! the state into a preallocated stack of levels, so the loop does not allocate.
 
 use super::bands::Tail;
-use super::tally::Tally;
 use super::{Engine, Expansion};
 use crate::control::Ctx;
 use crate::puzzle::Puzzle;
@@ -321,7 +320,7 @@ fn search_level<S: Sink>(
                     let mut rem = [0u64; 64];
                     st.lacking(t, rows, k, &mut rem[..t.n]);
                     match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
-                        Tail::Count(n, w) => return Tally::solutions_wide(ctx, n, w),
+                        Tail::Count(n, w) => return ctx.solutions_wide(n, w),
                         Tail::Stopped => return ControlFlow::Break(()),
                         Tail::Declined => asked = k,
                     }

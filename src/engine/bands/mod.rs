@@ -29,7 +29,6 @@ mod orient;
 mod places;
 pub(crate) mod table;
 
-pub use orient::Orientation;
 pub(crate) use orient::{cost, orientations};
 
 use crate::control::Shared;
