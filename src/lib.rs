@@ -24,25 +24,23 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod control;
 mod engine;
 pub mod estimate;
 pub mod format;
-pub mod parallel;
 pub mod parse;
 pub mod puzzle;
 pub mod rate;
 pub mod shape;
 pub mod sink;
-pub mod solver;
+mod solver;
 
-pub use control::{Ctx, Shared, StopReason};
 pub use engine::EngineChoice;
 pub use parse::{ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle};
 pub use shape::{Shape, ShapeError};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
 pub use solver::{count, is_unique, search, solutions, CountBy, Options, Outcome, Verdict};
+pub use solver::{parallel, Ctx, Shared, StopReason};
 
 /// The engines and the search's moving parts, for the project's own tests, benchmarks and
 /// examples. Not a stable API: anything here may change in any release.

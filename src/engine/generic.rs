@@ -8,10 +8,10 @@
 
 use super::bands::Tail;
 use super::{Engine, Expansion};
-use crate::control::Ctx;
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
+use crate::solver::Ctx;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -444,8 +444,8 @@ impl Generic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::Shared;
     use crate::sink::{CollectSink, CountSink};
+    use crate::solver::Shared;
 
     fn count(p: &Puzzle) -> u128 {
         let Some(e) = Generic::new(p) else { return 0 };

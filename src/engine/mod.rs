@@ -21,9 +21,9 @@ pub(crate) mod select;
 
 pub use select::EngineChoice;
 
-use crate::control::Ctx;
 use crate::puzzle::Puzzle;
 use crate::sink::Sink;
+use crate::solver::Ctx;
 use std::ops::ControlFlow;
 
 /// What [`Engine::expand`] found at a state.

@@ -1,9 +1,9 @@
 use super::*;
-use crate::control::{Ctx, Shared};
 use crate::engine::generic::Generic;
 use crate::engine::Engine;
 use crate::puzzle::Puzzle;
 use crate::sink::CountSink;
+use crate::solver::{Ctx, Shared};
 
 /// The plain count of the generic engine (the oracle here).
 fn plain(p: &Puzzle) -> u128 {

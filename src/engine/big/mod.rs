@@ -34,10 +34,10 @@ pub mod mask;
 
 use super::bands::Tail;
 use super::{Engine, Expansion};
-use crate::control::Ctx;
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
+use crate::solver::Ctx;
 use mask::{Iter, Mask};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};

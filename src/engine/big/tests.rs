@@ -1,7 +1,7 @@
 use super::*;
-use crate::control::Shared;
 use crate::engine::generic::Generic;
 use crate::sink::{CollectSink, CountSink};
+use crate::solver::Shared;
 
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>) -> (u128, u64) {
     let Some(e) = E::new(p) else { return (0, 0) };

@@ -6,12 +6,12 @@ use super::configs::{self, Choice, Split};
 use super::memo::{self, Memo};
 use super::tally::{Attempt, Tally, Trial};
 use super::{Branch, Nine, SEARCH_HIDDEN};
-use crate::control::Ctx;
 use crate::engine::bands::{Plan, Tail};
 use crate::engine::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
+use crate::solver::Ctx;
 use std::ops::ControlFlow;
 
 /// The open-cell counts of the states whose subtree counts are remembered: below the range a

@@ -7,8 +7,8 @@
 //! go, those of an attempt that ran out of nodes are forgotten, and the plain search starts
 //! from the same state.
 
-use crate::control::{Ctx, Shared};
 use crate::sink::Sink;
+use crate::solver::{Ctx, Shared};
 use std::ops::ControlFlow;
 
 /// The calls a search makes while it walks its tree (the same as [`Ctx`]'s).
@@ -195,8 +195,9 @@ impl<T: Tally> Tally for Trial<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::{Shared, FLUSH_EVERY};
     use crate::sink::CountSink;
+    use crate::solver::ctx::FLUSH_EVERY;
+    use crate::solver::Shared;
     use std::sync::atomic::AtomicBool;
 
     /// A made-up search: `k` solutions, one per node, then stop.

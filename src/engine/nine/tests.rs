@@ -3,12 +3,12 @@
 use super::search::*;
 use super::tables::{BAND, KEEP, MINI, ONE_COL_BOX, PERM_KEEP, SINGLE};
 use super::*;
-use crate::control::{Ctx, Shared};
 use crate::engine::generic::Generic;
 use crate::engine::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::{CollectSink, CountSink};
+use crate::solver::{Ctx, Shared};
 
 const BAND1: &str = "123456789456789123789123456";
 

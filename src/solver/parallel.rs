@@ -6,7 +6,7 @@
 //! index, so the earliest unfinished sub-problem is always being worked on. Each worker has its
 //! own sink and statistics; the exact solution limit and the stop flag live in [`Shared`].
 
-use crate::control::{Ctx, Shared};
+use super::{Ctx, Shared};
 use crate::engine::bands::Plan;
 use crate::engine::{Engine, Expansion};
 use crate::sink::{Sink, Stats};

@@ -1,11 +1,16 @@
 //! The one search routine behind every mode: pick the engine for the shape, probe serially,
 //! split across workers when the tree turns out big, and report an [`Outcome`].
 
-use crate::control::{Ctx, Shared, StopReason};
+pub(crate) mod ctx;
+pub mod parallel;
+mod shared;
+
+pub use ctx::Ctx;
+pub use shared::{Shared, StopReason};
+
 use crate::engine::bands::{self, Plan};
 use crate::engine::select::with_engine;
 use crate::engine::{Engine, EngineChoice};
-use crate::parallel;
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
 use crate::sink::{CollectSink, CountSink, Sink, Stats};
