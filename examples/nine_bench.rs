@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use sudoku_enum::internals::Engine;
 use sudoku_enum::internals::Generic;
 use sudoku_enum::internals::Nine;
-use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared, Stats};
+use sudoku_enum::internals::{Ctx, Shared};
+use sudoku_enum::{CountSink, Puzzle, Shape, Stats};
 
 fn parse_line(line: &str) -> Option<Puzzle> {
     let line = line.trim();

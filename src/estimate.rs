@@ -36,8 +36,9 @@ use crate::engine::select::with_engine;
 use crate::engine::{Engine, EngineChoice, Expansion};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
+use crate::solver::Cancel;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Default number of probes for [`estimate`].
 pub const DEFAULT_SAMPLES: u64 = 40_000;
@@ -158,12 +159,12 @@ pub fn estimate(puzzle: &Puzzle, samples: u64, seed: u64) -> Result<Estimate, Co
 }
 
 /// [`estimate`] with every setting, a counter of probes done (for progress bars) and a cancel
-/// flag polled between probes. Probes run on the current rayon pool.
+/// handle polled between probes. Probes run on the current rayon pool.
 pub fn estimate_with(
     puzzle: &Puzzle,
     options: &EstimateOptions,
     progress: Option<&AtomicU64>,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Cancel>,
 ) -> Result<Estimate, EstimateError> {
     if let Some(c) = puzzle.conflict() {
         return Err(EstimateError::Invalid(c));
@@ -297,7 +298,7 @@ fn estimate_engine<E: Engine>(
     root: &E,
     options: &EstimateOptions,
     progress: Option<&AtomicU64>,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Cancel>,
 ) -> Result<Estimate, EstimateError> {
     let (top, counted) = expand_top(root, options.strata.max(1));
     let exact_solutions = top.iter().filter(|t| t.leaf).count() as f64;
@@ -317,7 +318,7 @@ fn estimate_engine<E: Engine>(
             let mut kids = Vec::new();
             let (mut sols, mut nodes) = (Moments::default(), Moments::default());
             for _ in 0..n {
-                if cancel.is_some_and(|c| c.load(Relaxed)) {
+                if cancel.is_some_and(Cancel::is_cancelled) {
                     return None;
                 }
                 let p = probe(&t.state, &mut rng, &mut kids);
@@ -608,14 +609,14 @@ mod tests {
             assert!(ps.len() >= parts.min(288));
             let total: u128 = ps
                 .iter()
-                .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
+                .map(|part| crate::count(&part.puzzle, &Default::default()).solutions)
                 .sum();
             assert_eq!(total, 288, "{parts} parts");
         }
         let ps = split_depth(&p, 2, EngineChoice::Auto, None).unwrap();
         let total: u128 = ps
             .iter()
-            .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
+            .map(|part| crate::count(&part.puzzle, &Default::default()).solutions)
             .sum();
         assert_eq!(total, 288);
     }

@@ -4,7 +4,7 @@ mod cli;
 
 use clap::Parser;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
@@ -22,10 +22,12 @@ fn main() -> ExitCode {
     };
     // First Ctrl-C / SIGTERM: stop searching, flush, report the partial result (exit 130).
     // A second one: leave at once.
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
-        if cli::CANCEL.swap(true, Ordering::SeqCst) {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(cli::exit::INTERRUPTED as i32);
         }
+        cli::CANCEL.cancel();
     });
     ExitCode::from(cli::run(args))
 }

@@ -322,8 +322,11 @@ pub struct Minimality {
 /// Check every given of a unique puzzle: remove it and count solutions up to 2. `None` when the
 /// puzzle is not unique (multiple solutions, none, clashing givens).
 pub fn minimality(p: &Puzzle) -> Option<Minimality> {
-    let options = Options::default();
-    if count(p, Some(2), &options).verdict() != Verdict::Unique {
+    let options = Options {
+        limit: Some(2),
+        ..Options::default()
+    };
+    if count(p, &options).verdict() != Verdict::Unique {
         return None;
     }
     let mut without = p.clone();
@@ -333,7 +336,7 @@ pub fn minimality(p: &Puzzle) -> Option<Minimality> {
             continue;
         }
         without.set(cell, 0);
-        if count(&without, Some(2), &options).verdict() == Verdict::Unique {
+        if count(&without, &options).verdict() == Verdict::Unique {
             redundant.push(cell);
         }
         without.set(cell, v);
@@ -519,7 +522,7 @@ pub fn explain_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::solutions;
+    use crate::solver::solve;
 
     fn puzzle(shape: Shape, s: &str) -> Puzzle {
         let cells = s
@@ -630,7 +633,13 @@ mod tests {
             r.contradiction.as_ref().unwrap().describe(Shape::NINE),
             "1 has no place left in row 1"
         );
-        let o = count(&p, Some(2), &Options::default());
+        let o = count(
+            &p,
+            &Options {
+                limit: Some(2),
+                ..Options::default()
+            },
+        );
         let text = explain_text(&p, &r, &o, None);
         assert!(text.contains("contradiction after 0 more of 76 empty fields filled"));
         // Clashing givens are reported, not rated.
@@ -682,7 +691,17 @@ mod tests {
                     Level::Search => levels[2] += 1,
                 }
                 if r.level != Level::Search && shape.side() <= 12 {
-                    assert_eq!(count(&p, Some(2), &Options::default()).solutions, 1);
+                    assert_eq!(
+                        count(
+                            &p,
+                            &Options {
+                                limit: Some(2),
+                                ..Options::default()
+                            }
+                        )
+                        .solutions,
+                        1
+                    );
                 }
             }
         }
@@ -694,7 +713,7 @@ mod tests {
     #[test]
     fn six_by_six_needs_hidden_singles() {
         let shape = Shape::new(2, 3).unwrap();
-        let grid = solutions(&Puzzle::empty(shape), 1).remove(0);
+        let grid = solve(&Puzzle::empty(shape)).expect("a solution");
         // Search for the first blanking (deterministic) that level 0 stalls on and singles solve.
         let mut rng = Rng(7);
         let p = loop {
@@ -711,7 +730,13 @@ mod tests {
         let r = rate(&p);
         assert_eq!(r.after_singles, grid);
         assert_eq!(r.level0_filled + r.level1_filled, r.empty());
-        let o = count(&p, Some(2), &Options::default());
+        let o = count(
+            &p,
+            &Options {
+                limit: Some(2),
+                ..Options::default()
+            },
+        );
         let m = minimality(&p);
         let text = explain_text(&p, &r, &o, Some(m.as_ref()));
         assert!(text.contains("Total # of fields: 36"));
@@ -763,7 +788,13 @@ mod tests {
         assert_eq!(m.redundant.len(), 80);
         assert_eq!(minimality(&Puzzle::empty(Shape::NINE)), None);
         let r = rate(&p);
-        let o = count(&p, Some(2), &Options::default());
+        let o = count(
+            &p,
+            &Options {
+                limit: Some(2),
+                ..Options::default()
+            },
+        );
         let j = explain_json(&p, &r, &o, Some(Some(&m)));
         assert_eq!(j["minimal"], false);
         assert_eq!(j["redundant"][0], "r1c2=2");
@@ -772,7 +803,13 @@ mod tests {
         let text = explain_text(
             &Puzzle::empty(Shape::NINE),
             &rate(&Puzzle::empty(Shape::NINE)),
-            &count(&Puzzle::empty(Shape::NINE), Some(2), &Options::default()),
+            &count(
+                &Puzzle::empty(Shape::NINE),
+                &Options {
+                    limit: Some(2),
+                    ..Options::default()
+                },
+            ),
             Some(None),
         );
         assert!(text.contains("Minimal: not checked (the puzzle is multiple)"));

@@ -28,7 +28,7 @@ fn parse(line: &str) -> Puzzle {
 }
 
 fn exact(p: &Puzzle) -> u128 {
-    let o = count(p, None, &Options::default());
+    let o = count(p, &Options::default());
     assert!(o.complete());
     o.solutions
 }
@@ -45,7 +45,13 @@ fn puzzles_with_many_solutions(want: usize) -> Vec<Puzzle> {
         let shape = shapes[round % 2];
         let keep = if shape == Shape::NINE { 30 } else { 12 };
         let p = oracle::random_puzzle(shape, keep + round % 7, &mut rng);
-        let o = count(&p, Some(1_000_001), &Options::default());
+        let o = count(
+            &p,
+            &Options {
+                limit: Some(1_000_001),
+                ..Options::default()
+            },
+        );
         if o.complete() && (1_000..=1_000_000).contains(&o.solutions) {
             found.push(p);
         }
@@ -93,7 +99,7 @@ fn parts_partition_the_solution_set() {
         for k in [3, 16, 200] {
             let mut union = HashSet::new();
             for part in estimate::split(&p, k, EngineChoice::Auto, None).expect("valid") {
-                for s in sudoku_enum::solutions(&part.puzzle, u64::MAX) {
+                for s in sudoku_enum::solutions(&part.puzzle, &Options::default()) {
                     assert!(p.is_solution(&s));
                     assert!(union.insert(s), "two parts share a solution ({k} parts)");
                 }
@@ -345,7 +351,7 @@ fn estimator_is_within_five_percent_on_empty_boards() {
         count_by: CountBy::Search,
         ..Options::default()
     };
-    let o = count(&p, None, &plain);
+    let o = count(&p, &plain);
     assert!(within(e.solutions, 39_168.0, 0.05), "{e:?}");
     assert!(
         within(e.nodes, o.stats.nodes as f64, 0.05),

@@ -10,7 +10,8 @@ use std::path::Path;
 use sudoku_enum::internals::Engine;
 use sudoku_enum::internals::Generic;
 use sudoku_enum::internals::Nine;
-use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared};
+use sudoku_enum::internals::{Ctx, Shared};
+use sudoku_enum::{CountSink, Puzzle, Shape};
 
 /// One 81-character puzzle per line (`.`/`0` empty), `#` comments; an optional second field
 /// (the expected count) is returned alongside.

@@ -56,7 +56,13 @@ fn seed_001_sample_is_level_0() {
             .map(|b| b - b'0')
             .collect();
     assert_eq!(r.after_level0, solved);
-    let o = count(&p, Some(2), &Options::default());
+    let o = count(
+        &p,
+        &Options {
+            limit: Some(2),
+            ..Options::default()
+        },
+    );
     let m = minimality(&p);
     let report = explain_text(&p, &r, &o, Some(m.as_ref()));
     print!("{report}");
@@ -110,7 +116,14 @@ fn seventeen_clue_sample_is_unique_and_minimal() {
     for p in &puzzles {
         assert_eq!(p.givens(), 17);
         assert_eq!(
-            count(p, Some(2), &Options::default()).verdict(),
+            count(
+                p,
+                &Options {
+                    limit: Some(2),
+                    ..Options::default()
+                }
+            )
+            .verdict(),
             Verdict::Unique,
             "{p}"
         );
@@ -157,7 +170,10 @@ const PINNED_ALL: [usize; 3] = [0, 21_905, 27_253];
 #[test]
 fn four_given_4x4_puzzles() {
     let shape = Shape::new(2, 2).expect("2x2");
-    let options = Options::default();
+    let options = Options {
+        limit: Some(2),
+        ..Options::default()
+    };
     let (mut unique, mut placements, mut valid) = (0u64, 0u64, 0u64);
     let mut by_level = [0u64; 3];
     let start = Instant::now();
@@ -177,7 +193,7 @@ fn four_given_4x4_puzzles() {
                             continue;
                         }
                         valid += 1;
-                        if count(&p, Some(2), &options).verdict() == Verdict::Unique {
+                        if count(&p, &options).verdict() == Verdict::Unique {
                             unique += 1;
                             let r = rate::rate(&p);
                             by_level[match r.level {

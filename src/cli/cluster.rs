@@ -22,8 +22,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use sudoku_enum::estimate::{self, EstimateError, EstimateOptions, Part};
 use sudoku_enum::parse::{ParseOptions, Parsed, ReadError, Reader};
-use sudoku_enum::sink::CountSink;
-use sudoku_enum::{search, EngineChoice, Options, Puzzle, Shape, Shared};
+use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
 
 use super::args::{parse_shape, EngineArg};
 
@@ -238,7 +237,7 @@ fn for_each_puzzle(
                     break;
                 }
             }
-            if CANCEL.load(Relaxed) {
+            if CANCEL.is_cancelled() {
                 return Ok(errors);
             }
         }
@@ -363,18 +362,16 @@ fn measure_speed(
 ) -> (Option<f64>, Option<u128>) {
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(secs);
-    let count = |p: &Puzzle, until: Instant| {
-        let shared = Shared::new(None)
-            .with_cancel(&CANCEL)
-            .with_deadline(Some(until));
+    let count_until = |p: &Puzzle, until: Instant| {
         let options = Options {
-            threads: 1,
+            deadline: Some(until),
+            cancel: Some(CANCEL.clone()),
             engine,
             ..Options::default()
         };
-        search(p, &options, &shared, |_| CountSink, |_, _| {})
+        count(p, &options)
     };
-    let whole = count(puzzle, started + Duration::from_secs_f64(secs / 2.0));
+    let whole = count_until(puzzle, started + Duration::from_secs_f64(secs / 2.0));
     if whole.complete() {
         let t = started.elapsed().as_secs_f64();
         return (Some(t / est_nodes.max(1.0)), Some(whole.solutions));
@@ -389,7 +386,7 @@ fn measure_speed(
         }
         for (p, size) in estimate::timing_samples(puzzle, engine, max_nodes, 1, seed) {
             let t0 = Instant::now();
-            if count(&p, deadline).complete() {
+            if count_until(&p, deadline).complete() {
                 time += t0.elapsed().as_secs_f64();
                 nodes += size;
             }

@@ -14,16 +14,17 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
-use sudoku_enum::sink::{CollectSink, CountSink};
-use sudoku_enum::{rate, search, CountBy, EngineChoice, Options, Puzzle, Shared};
+use sudoku_enum::{
+    rate, search, Cancel, CollectSink, CountBy, CountSink, EngineChoice, Options, Progress, Puzzle,
+};
 
-/// Set by the Ctrl-C / SIGTERM handler; every search polls it.
-pub static CANCEL: AtomicBool = AtomicBool::new(false);
+/// Cancelled by the Ctrl-C / SIGTERM handler; every search holds it.
+pub static CANCEL: LazyLock<Cancel> = LazyLock::new(Cancel::new);
 
 /// Exit codes (documented in `--help` and the README).
 pub mod exit {
@@ -117,18 +118,18 @@ impl Config {
         }
     }
 
-    fn options(&self) -> Options {
+    /// The search options for one puzzle: stop at `limit`, report to `progress` if given.
+    fn options(&self, limit: Option<u64>, progress: Option<Progress>) -> Options {
         Options {
             threads: self.threads,
+            limit,
+            timeout: self.timeout,
+            deadline: None,
+            cancel: Some(CANCEL.clone()),
+            progress,
             engine: self.engine,
             count_by: self.count_by,
         }
-    }
-
-    fn shared(&self, limit: Option<u64>) -> Shared {
-        Shared::new(limit)
-            .with_cancel(&CANCEL)
-            .with_deadline(self.timeout.map(|t| Instant::now() + t))
     }
 }
 
@@ -288,6 +289,7 @@ fn run_file<W: Write>(
     let mut reader = Reader::new(input, cfg.parse);
     let work = Work {
         cfg,
+        options: &cfg.options(cfg.limit, None),
         name: &name,
         ticker,
         batch,
@@ -351,6 +353,9 @@ fn read_chunk<R: BufRead>(reader: &mut Reader<R>) -> (Vec<Record>, Option<io::Er
 /// Answering the records of one input.
 struct Work<'a> {
     cfg: &'a Config,
+    /// The search options of every puzzle but a lone one (built once: no handle is cloned
+    /// per puzzle).
+    options: &'a Options,
     /// The input's name for sources and messages.
     name: &'a str,
     ticker: &'a Ticker,
@@ -376,7 +381,7 @@ impl<'a> Work<'a> {
             let single = count == 0 && records.peek().is_none();
             count += 1;
             let answered = self.answer(record, single);
-            if printer.print(self.name, &answered)?.is_break() || CANCEL.load(Relaxed) {
+            if printer.print(self.name, &answered)?.is_break() || CANCEL.is_cancelled() {
                 return Ok(FileEnd::Stop);
             }
             if count % CHUNK == 0 {
@@ -420,7 +425,7 @@ impl<'a> Work<'a> {
             if let Some(e) = io_error {
                 return Ok(FileEnd::ReadError(e));
             }
-            if CANCEL.load(Relaxed) {
+            if CANCEL.is_cancelled() {
                 return Ok(FileEnd::Stop);
             }
         }
@@ -438,13 +443,13 @@ impl<'a> Work<'a> {
             line,
         };
         let a = if single {
-            let shared = Arc::new(cfg.shared(cfg.limit));
-            ticker.watch(Arc::clone(&shared));
-            let a = answer(cfg, source, puzzle, &shared);
+            let progress = Progress::new();
+            ticker.watch(progress.clone());
+            let a = answer(cfg, source, puzzle, &cfg.options(cfg.limit, Some(progress)));
             ticker.unwatch();
             a
         } else {
-            answer(cfg, source, puzzle, &cfg.shared(cfg.limit))
+            answer(cfg, source, puzzle, self.options)
         };
         // Only the ticker reads these counters.
         if ticker.is_running() {
@@ -504,7 +509,7 @@ fn exit_code(s: &Summary) -> u8 {
 pub fn exit_for(errors: bool, failed: bool) -> u8 {
     if errors {
         exit::ERROR
-    } else if CANCEL.load(Relaxed) {
+    } else if CANCEL.is_cancelled() {
         exit::INTERRUPTED
     } else if failed {
         exit::NO
@@ -516,30 +521,15 @@ pub fn exit_for(errors: bool, failed: bool) -> u8 {
 type Answered<'a> = Result<Answer<'a>, ParseError>;
 
 /// Search one puzzle for count, check or solve.
-fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, shared: &Shared) -> Answer<'a> {
+fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, options: &Options) -> Answer<'a> {
     // Only JSON prints the time, and reading the clock twice a puzzle shows in big batches.
     let started = cfg.json.then(Instant::now);
-    let options = cfg.options();
     let (outcome, solution) = if cfg.mode == Mode::Solve {
-        let first = Mutex::new(None::<Vec<u8>>);
-        let o = search(
-            &puzzle,
-            &options,
-            shared,
-            |_| CollectSink::default(),
-            |_, s: CollectSink| {
-                let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
-                if f.is_none() {
-                    *f = s.solutions.into_iter().next();
-                }
-            },
-        );
-        (o, first.into_inner().unwrap_or_else(|e| e.into_inner()))
+        let mut sink = CollectSink::default();
+        let o = search(&puzzle, options, &mut sink);
+        (o, sink.solutions.into_iter().next())
     } else {
-        (
-            search(&puzzle, &options, shared, |_| CountSink, |_, _| {}),
-            None,
-        )
+        (search(&puzzle, options, &mut CountSink), None)
     };
     let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
     let rating = report.then(|| Box::new(rate::rate(&puzzle)));

@@ -197,7 +197,7 @@ impl fmt::Display for MinimalNote<'_> {
                 f.write_str(", not minimal: redundant givens ")?;
                 for (i, &c) in m.redundant.iter().enumerate() {
                     let sep = if i == 0 { "" } else { " " };
-                    let digit = sudoku_enum::puzzle::digit_char(shape, a.puzzle.cells()[c]);
+                    let digit = sudoku_enum::format::digit_char(shape, a.puzzle.cells()[c]);
                     write!(f, "{sep}{}={digit}", shape.cell_name(c))?;
                 }
                 Ok(())

@@ -17,7 +17,7 @@ pub struct Ctx<'a, S: Sink> {
     /// Where accepted solutions go.
     pub sink: &'a mut S,
     /// The shared limit, stop flag and progress counters.
-    pub shared: &'a Shared,
+    pub shared: &'a Shared<'a>,
     /// This worker's statistics.
     pub stats: Stats,
     /// Counting by bands: the plan of this search (count-only searches, see
@@ -33,7 +33,7 @@ pub struct Ctx<'a, S: Sink> {
 
 impl<'a, S: Sink> Ctx<'a, S> {
     /// A worker context.
-    pub fn new(sink: &'a mut S, shared: &'a Shared) -> Ctx<'a, S> {
+    pub fn new(sink: &'a mut S, shared: &'a Shared<'a>) -> Ctx<'a, S> {
         Ctx {
             sink,
             shared,
@@ -149,17 +149,13 @@ impl<'a, S: Sink> Ctx<'a, S> {
     /// Publish progress and check the stop conditions.
     #[cold]
     pub fn flush(&mut self) -> ControlFlow<()> {
-        self.shared
-            .nodes
-            .fetch_add(self.pending_nodes as u64, Relaxed);
+        self.shared.publish(
+            self.pending_nodes as u64,
+            self.pending_solutions,
+            self.pending_done,
+        );
         self.pending_nodes = 0;
-        if self.pending_solutions > 0 {
-            self.shared
-                .solutions
-                .fetch_add(self.pending_solutions, Relaxed);
-            self.pending_solutions = 0;
-        }
-        self.shared.add_done(self.pending_done);
+        self.pending_solutions = 0;
         self.pending_done = 0.0;
         if self.shared.must_stop() {
             ControlFlow::Break(())
@@ -171,13 +167,11 @@ impl<'a, S: Sink> Ctx<'a, S> {
 
 impl<S: Sink> Drop for Ctx<'_, S> {
     fn drop(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.pending_nodes as u64, Relaxed);
-        self.shared
-            .solutions
-            .fetch_add(self.pending_solutions, Relaxed);
-        self.shared.add_done(self.pending_done);
+        self.shared.publish(
+            self.pending_nodes as u64,
+            self.pending_solutions,
+            self.pending_done,
+        );
     }
 }
 

@@ -54,7 +54,7 @@ pub(crate) enum Tail {
 /// combinations, and the progress it reports (the top band's ways, each its share of the
 /// state's weight).
 struct Watch<'a> {
-    shared: &'a Shared,
+    shared: &'a Shared<'a>,
     /// The band of the boundary (only its ways report progress).
     top: usize,
     weight: f64,

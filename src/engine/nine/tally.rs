@@ -38,7 +38,7 @@ pub trait Tally {
     fn found(&self) -> u128;
 
     /// The search's shared state (for work that checks the stop conditions itself).
-    fn shared(&self) -> &Shared;
+    fn shared(&self) -> &Shared<'_>;
 }
 
 impl<S: Sink> Tally for Ctx<'_, S> {
@@ -79,7 +79,7 @@ impl<S: Sink> Tally for Ctx<'_, S> {
         self.stats.solutions
     }
 
-    fn shared(&self) -> &Shared {
+    fn shared(&self) -> &Shared<'_> {
         self.shared
     }
 }
@@ -187,7 +187,7 @@ impl<T: Tally> Tally for Trial<'_, T> {
         self.found as u128
     }
 
-    fn shared(&self) -> &Shared {
+    fn shared(&self) -> &Shared<'_> {
         self.inner.shared()
     }
 }
@@ -197,8 +197,7 @@ mod tests {
     use super::*;
     use crate::sink::CountSink;
     use crate::solver::ctx::FLUSH_EVERY;
-    use crate::solver::Shared;
-    use std::sync::atomic::AtomicBool;
+    use crate::solver::{Cancel, Shared};
 
     /// A made-up search: `k` solutions, one per node, then stop.
     fn walk<T: Tally>(t: &mut T, k: u64) -> ControlFlow<()> {
@@ -249,8 +248,9 @@ mod tests {
 
     #[test]
     fn a_stop_from_outside_keeps_what_was_found() {
-        static CANCEL: AtomicBool = AtomicBool::new(true);
-        let shared = Shared::new(Some(1 << 40)).with_cancel(&CANCEL);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let shared = Shared::new(Some(1 << 40)).with_cancel(Some(&cancel));
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
         let n = 3 * FLUSH_EVERY as u64;
