@@ -23,7 +23,7 @@ pub use select::EngineChoice;
 
 use crate::puzzle::Puzzle;
 use crate::sink::Sink;
-use crate::solver::Ctx;
+use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
 
 /// What [`Engine::expand`] found at a state.

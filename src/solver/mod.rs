@@ -10,7 +10,7 @@
 
 pub(crate) mod ctx;
 pub(crate) mod parallel;
-mod shared;
+pub(crate) mod shared;
 
 pub use ctx::Ctx;
 pub use shared::{Cancel, Progress, Shared, StopReason};

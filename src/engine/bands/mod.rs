@@ -32,7 +32,7 @@ pub(crate) mod table;
 pub(crate) use orient::{cost, orientations};
 
 use crate::shape::Shape;
-use crate::solver::Shared;
+use crate::solver::shared::Shared;
 use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
 use places::{Cache, Places, KEY_WORDS};
 use std::cell::RefCell;

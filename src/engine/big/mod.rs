@@ -37,7 +37,7 @@ use super::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
-use crate::solver::Ctx;
+use crate::solver::ctx::Ctx;
 use mask::{Iter, Mask};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};

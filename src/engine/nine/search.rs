@@ -11,7 +11,7 @@ use crate::engine::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
-use crate::solver::Ctx;
+use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
 
 /// The open-cell counts of the states whose subtree counts are remembered: below the range a

@@ -8,7 +8,8 @@
 //! from the same state.
 
 use crate::sink::Sink;
-use crate::solver::{Ctx, Shared};
+use crate::solver::ctx::Ctx;
+use crate::solver::shared::Shared;
 use std::ops::ControlFlow;
 
 /// The calls a search makes while it walks its tree (the same as [`Ctx`]'s).
