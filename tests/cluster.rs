@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use sudoku_enum::estimate::{self, EstimateOptions};
+use sudoku_enum::partition;
 use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
 
 /// The 6×6 board with its first row fixed: 28,200,960 / 720 = 39,168 solutions.
@@ -65,7 +66,7 @@ fn parts_add_up_to_the_whole() {
     for p in puzzles_with_many_solutions(6) {
         let whole = exact(&p);
         for k in [1, 2, 10, 97] {
-            let parts = estimate::split(&p, k, EngineChoice::Auto, None).expect("valid");
+            let parts = partition::split(&p, k, EngineChoice::Auto, None).expect("valid");
             let sum: u128 = parts.iter().map(|part| exact(&part.puzzle)).sum();
             assert_eq!(sum, whole, "{p:?} in {k} parts");
             // Every part keeps the original givens.
@@ -77,7 +78,7 @@ fn parts_add_up_to_the_whole() {
                     .all(|(&g, &v)| g == 0 || g == v));
             }
         }
-        let by_depth = estimate::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
+        let by_depth = partition::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
         assert_eq!(
             by_depth.iter().map(|q| exact(&q.puzzle)).sum::<u128>(),
             whole
@@ -98,7 +99,7 @@ fn parts_partition_the_solution_set() {
         }
         for k in [3, 16, 200] {
             let mut union = HashSet::new();
-            for part in estimate::split(&p, k, EngineChoice::Auto, None).expect("valid") {
+            for part in partition::split(&p, k, EngineChoice::Auto, None).expect("valid") {
                 for s in sudoku_enum::solutions(&part.puzzle, &Options::default()) {
                     assert!(p.is_solution(&s));
                     assert!(union.insert(s), "two parts share a solution ({k} parts)");

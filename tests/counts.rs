@@ -148,12 +148,9 @@ fn multi_truth_sample_generic_engine() {
 /// The whole ground-truth file, both engines, all threads (needs ../shared; minutes in release):
 /// `cargo test --release -- --ignored multi_truth_full`
 #[test]
-#[ignore]
+#[ignore = "needs ../shared/data; minutes: cargo test --release -- --ignored multi_truth_full"]
 fn multi_truth_full() {
-    let Some(path) = util::shared_data("multi_truth_dev.txt") else {
-        eprintln!("../shared/data not present: skipped");
-        return;
-    };
+    let path = util::shared_data("multi_truth_dev.txt");
     let n = std::thread::available_parallelism().map_or(2, |n| n.get());
     for (p, want) in truth_lines(&std::fs::read_to_string(path).unwrap()) {
         assert_eq!(in_pool(n, || exact(&p, &threads(n))), want, "{p:?}");

@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use sudoku_enum::estimate::{self, EstimateError, EstimateOptions, Part};
+use sudoku_enum::estimate::{self, EstimateError, EstimateOptions};
 use sudoku_enum::parse::{ParseOptions, Parsed, ReadError, Reader};
+use sudoku_enum::partition::{self, Part};
 use sudoku_enum::{count, EngineChoice, Options, Puzzle, Shape};
 
 use super::args::{parse_shape, EngineArg};
@@ -290,8 +291,8 @@ pub fn split(args: SplitArgs) -> u8 {
         }
         seen.insert(id.clone(), source.clone());
         let parts: Result<Vec<Part>, _> = match (args.parts, args.depth) {
-            (_, Some(d)) => estimate::split_depth(&puzzle, d, engine, Some(&counter)),
-            (k, None) => estimate::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
+            (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
+            (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
         };
         let parts = match parts {
             Ok(p) => p,
@@ -384,7 +385,7 @@ fn measure_speed(
         if Instant::now() >= deadline {
             break;
         }
-        for (p, size) in estimate::timing_samples(puzzle, engine, max_nodes, 1, seed) {
+        for (p, size) in partition::timing_samples(puzzle, engine, max_nodes, 1, seed) {
             let t0 = Instant::now();
             if count_until(&p, deadline).complete() {
                 time += t0.elapsed().as_secs_f64();

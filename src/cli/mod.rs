@@ -3,6 +3,7 @@
 pub mod args;
 mod cluster;
 mod dump;
+mod explain;
 pub mod progress;
 pub mod report;
 
@@ -20,7 +21,8 @@ use std::time::{Duration, Instant};
 use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
 use sudoku_enum::{
-    rate, search, Cancel, CollectSink, CountBy, CountSink, EngineChoice, Options, Progress, Puzzle,
+    search, setter, Cancel, CollectSink, CountBy, CountSink, EngineChoice, Options, Progress,
+    Puzzle,
 };
 
 /// Cancelled by the Ctrl-C / SIGTERM handler; every search holds it.
@@ -532,10 +534,10 @@ fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, options: &Option
         (search(&puzzle, options, &mut CountSink), None)
     };
     let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
-    let rating = report.then(|| Box::new(rate::rate(&puzzle)));
+    let rating = report.then(|| Box::new(setter::rate(&puzzle)));
     let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
         if outcome.verdict() == sudoku_enum::Verdict::Unique {
-            rate::minimality(&puzzle)
+            setter::minimality(&puzzle)
         } else {
             None
         }

@@ -1,11 +1,12 @@
 //! Turning outcomes into text lines or JSON objects, and the end-of-run summary.
 
+use super::explain;
 use serde_json::{json, Map, Value};
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
 use sudoku_enum::format::{render, Layout};
-use sudoku_enum::rate::{explain_json, explain_text, Minimality, Rating};
+use sudoku_enum::setter::{Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
 
 /// Which job a line answers.
@@ -133,7 +134,7 @@ pub fn write_text(
                 out,
                 "# {}\n{}",
                 a.source,
-                explain_text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
+                explain::text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
             ),
             _ => match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
                 Some(words) => write_line(out, a.source, words),
@@ -277,7 +278,7 @@ pub fn json(mode: Mode, a: &Answer<'_>, limit: Option<u64>) -> Value {
         }
     }
     if let Some(r) = &a.rating {
-        let extra = explain_json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
+        let extra = explain::json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
         if let Value::Object(extra) = extra {
             for (k, v) in extra {
                 m.entry(k).or_insert(v);
