@@ -12,9 +12,9 @@ fn main() -> ExitCode {
         Err(e) => {
             // --help and --version are not errors.
             let code = if e.use_stderr() {
-                cli::exit::ERROR
+                cli::status::exit::ERROR
             } else {
-                cli::exit::OK
+                cli::status::exit::OK
             };
             let _ = e.print();
             return ExitCode::from(code);
@@ -25,9 +25,9 @@ fn main() -> ExitCode {
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(cli::exit::INTERRUPTED as i32);
+            std::process::exit(cli::status::exit::INTERRUPTED as i32);
         }
-        cli::CANCEL.cancel();
+        cli::status::CANCEL.cancel();
     });
     ExitCode::from(cli::run(args))
 }

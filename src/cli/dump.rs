@@ -5,9 +5,12 @@
 //! and renamed to `OUT` only when the dump completed, so an interrupted or failed dump never
 //! leaves a file that looks complete. Only whole lines are ever written.
 
-use super::progress::{Batch, Ticker};
-use super::report::{Mode, Summary};
-use super::{display_name, exit, open_input, progress, Config, Fatal, CANCEL};
+use super::batch::exit_code;
+use super::config::Config;
+use super::input::{for_each_input, report_bad, InputErrors, Record};
+use super::progress::{self, Batch, Ticker};
+use super::report::{CountSummary, Job, Summary};
+use super::status::{exit, Fatal, CANCEL};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -20,7 +23,6 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 use sudoku_enum::format::{digit_char, render, Layout};
-use sudoku_enum::parse::{Parsed, ReadError, Reader};
 use sudoku_enum::{search, Progress, Shape, Sink, StopReason};
 
 /// Bytes a worker buffers before handing them to the writer.
@@ -361,38 +363,20 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let mut summary = Summary::default();
     let mut written: u128 = 0;
     let mut interrupted = false;
-    'files: for path in &cfg.files {
-        let name = display_name(path);
-        let input = match open_input(path) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("sudoku-enum: {name}: {e}");
-                summary.io_errors += 1;
-                continue;
-            }
-        };
-        let mut seen_any = false;
-        let mut read_failed = false;
-        for item in Reader::new(input, cfg.parse) {
-            let Parsed { line, puzzle } = match item {
-                Ok(p) => p,
-                Err(ReadError::Parse(e)) => {
-                    seen_any = true;
-                    eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
+    let mut errors = InputErrors::default();
+    for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
+        for record in records {
+            let (line, puzzle) = match record {
+                Record::Puzzle(line, puzzle) => (line, puzzle),
+                Record::Bad(e) => {
+                    report_bad(name, &e);
                     summary.unreadable += 1;
                     if cfg.strict {
-                        break 'files;
+                        return Ok(ControlFlow::Break(()));
                     }
                     continue;
                 }
-                Err(ReadError::Io(e)) => {
-                    eprintln!("sudoku-enum: {name}: read error: {e}");
-                    summary.io_errors += 1;
-                    read_failed = true;
-                    break;
-                }
             };
-            seen_any = true;
             let source = format!("{name}:{line}");
             // In --ordered mode the limit is applied in order by `Order`, not by the workers.
             let progress = Progress::new();
@@ -427,24 +411,23 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             }
             ticker.unwatch();
             written += outcome.solutions;
-            summary.add(Mode::Dump, &outcome);
+            summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
             if !cfg.quiet {
-                eprintln!("{source}: {}", super::report::CountSummary(&outcome));
+                eprintln!("{source}: {}", CountSummary(&outcome));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
-                break 'files;
+                return Ok(ControlFlow::Break(()));
             }
             if outcome.stopped == Some(StopReason::Cancelled) || CANCEL.is_cancelled() {
                 interrupted = true;
-                break 'files;
+                return Ok(ControlFlow::Break(()));
             }
         }
-        if !seen_any && !read_failed {
-            eprintln!("sudoku-enum: {name}: no puzzle found");
-            summary.unreadable += 1;
-        }
-    }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    summary.io_errors += errors.io;
+    summary.unreadable += errors.empty;
     drop(tx);
     let written_ok = handle
         .join()
@@ -488,7 +471,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         }
     }
     if !cfg.quiet {
-        eprintln!("{}", summary.line(Mode::Dump, started.elapsed()));
+        eprintln!("{}", summary.line(Job::Dump, started.elapsed()));
     }
-    Ok(super::exit_code(&summary))
+    Ok(exit_code(&summary))
 }

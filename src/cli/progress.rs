@@ -157,3 +157,62 @@ fn tick(
         b.finish_and_clear();
     }
 }
+
+/// A progress bar for a counter, drawn only after about a second, only on a terminal.
+pub struct Bar {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Bar {
+    /// `len`: the counter's end (a spinner without). `message` is shown beside the count.
+    pub fn start(quiet: bool, counter: Arc<AtomicU64>, len: Option<u64>, message: String) -> Bar {
+        let stop = Arc::new(AtomicBool::new(false));
+        if !enabled(quiet) {
+            return Bar { stop, handle: None };
+        }
+        let stop2 = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut bar: Option<ProgressBar> = None;
+            while !stop2.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if started.elapsed() < Duration::from_millis(900) {
+                    continue;
+                }
+                let b = bar.get_or_insert_with(|| {
+                    let b =
+                        ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr_with_hz(10));
+                    let template = if len.is_some() {
+                        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (ETA {eta})"
+                    } else {
+                        "{spinner} [{elapsed_precise}] {human_pos} {msg}"
+                    };
+                    if let Ok(style) = ProgressStyle::with_template(template) {
+                        b.set_style(style);
+                    }
+                    b.set_message(message.clone());
+                    b.enable_steady_tick(Duration::from_millis(200));
+                    b
+                });
+                b.set_position(counter.load(Relaxed));
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        Bar {
+            stop,
+            handle: Some(handle),
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
