@@ -6,7 +6,6 @@
 //! The search branches on the open cell with the fewest candidates and backtracks by copying
 //! the state into a preallocated stack of levels, so the loop does not allocate.
 
-use super::bands::Tail;
 use super::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
@@ -303,11 +302,7 @@ fn search_level<S: Sink>(
     let (cell, mut cands) = {
         let st = &scratch.levels[depth];
         if st.open == 0 {
-            return if S::NEEDS_GRID {
-                ctx.solution(&st.value, weight)
-            } else {
-                ctx.solutions(1, weight)
-            };
+            return ctx.solved(&st.value, weight);
         }
         let cell = match ctx.bands {
             None => st.branch_cell(),
@@ -316,14 +311,9 @@ fn search_level<S: Sink>(
                 // else (or where it declines: `asked`) branch in the first open band.
                 let rows = plan.rows();
                 let k = st.filled_bands(t, rows);
-                if k > asked {
-                    let mut rem = [0u64; 64];
-                    st.lacking(t, rows, k, &mut rem[..t.n]);
-                    match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
-                        Tail::Count(n, w) => return ctx.solutions_wide(n, w),
-                        Tail::Stopped => return ControlFlow::Break(()),
-                        Tail::Declined => asked = k,
-                    }
+                let lacking = |rem: &mut [u64]| st.lacking(t, rows, k, rem);
+                if let Some(flow) = ctx.band_boundary(k, &mut asked, t.n, weight, lacking) {
+                    return flow;
                 }
                 let band = rows * t.n;
                 st.branch_cell_in(k * band..(k + 1) * band)

@@ -4,7 +4,7 @@
 //! accepted solution when a limit is set.
 
 use super::shared::{Shared, StopReason};
-use crate::engine::bands::Plan;
+use crate::engine::bands::{Plan, Tail};
 use crate::sink::{Sink, Stats};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
@@ -112,6 +112,47 @@ impl<'a, S: Sink> Ctx<'a, S> {
             left -= u128::from(u64::MAX);
         }
         self.solutions(left as u64, w)
+    }
+
+    /// Counting by bands, at a state of weight `w` whose first `k` bands are filled: at a
+    /// boundary not asked about yet (`k > *asked`) the plan counts what lies below, and `Some`
+    /// says the state is settled (counted, or the search must stop). `None` where there is no
+    /// plan or it declines (then `*asked` becomes `k`): the search fills band `k` by cells.
+    /// `lacking` writes the digits each of the `n` columns lacks above the boundary.
+    #[inline]
+    pub(crate) fn band_boundary(
+        &mut self,
+        k: usize,
+        asked: &mut usize,
+        n: usize,
+        w: f64,
+        lacking: impl FnOnce(&mut [u64]),
+    ) -> Option<ControlFlow<()>> {
+        let plan = self.bands?;
+        if k <= *asked {
+            return None;
+        }
+        let mut rem = [0u64; 64];
+        lacking(&mut rem[..n]);
+        match plan.tail(k, &rem[..n], self.shared, w) {
+            Tail::Count(count, w) => Some(self.solutions_wide(count, w)),
+            Tail::Stopped => Some(ControlFlow::Break(())),
+            Tail::Declined => {
+                *asked = k;
+                None
+            }
+        }
+    }
+
+    /// A solved state of weight `w` (its values, row-major): one solution, with its grid when
+    /// the sink wants grids.
+    #[inline]
+    pub fn solved(&mut self, grid: &[u8], w: f64) -> ControlFlow<()> {
+        if S::NEEDS_GRID {
+            self.solution(grid, w)
+        } else {
+            self.solutions(1, w)
+        }
     }
 
     /// One solution with its grid, in a leaf of weight `w`.

@@ -32,7 +32,6 @@
 
 pub mod mask;
 
-use super::bands::Tail;
 use super::{Engine, Expansion};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
@@ -482,11 +481,7 @@ fn search_level<M: Mask, S: Sink>(
     let (cell, mut alts) = {
         let st = &scratch.levels[depth];
         if st.open == 0 {
-            return if S::NEEDS_GRID {
-                ctx.solution(&st.value, weight)
-            } else {
-                ctx.solutions(1, weight)
-            };
+            return ctx.solved(&st.value, weight);
         }
         let w = &scratch.q.weights;
         let cell = match ctx.bands {
@@ -496,14 +491,9 @@ fn search_level<M: Mask, S: Sink>(
                 // else (or where it declines: `asked`) branch on a cell of the first open band.
                 let rows = plan.rows();
                 let k = st.filled_bands(t, rows);
-                if k > asked {
-                    let mut rem = [0u64; 64];
-                    st.lacking(t, rows, k, &mut rem[..t.n]);
-                    match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
-                        Tail::Count(n, w) => return ctx.solutions_wide(n, w),
-                        Tail::Stopped => return ControlFlow::Break(()),
-                        Tail::Declined => asked = k,
-                    }
+                let lacking = |rem: &mut [u64]| st.lacking(t, rows, k, rem);
+                if let Some(flow) = ctx.band_boundary(k, &mut asked, t.n, weight, lacking) {
+                    return flow;
                 }
                 let band = rows * t.n;
                 st.choice(t, w, k * band..(k + 1) * band)

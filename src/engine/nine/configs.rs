@@ -61,9 +61,8 @@ const KEEP9: [u16; 512] = {
     while m < 512 {
         let mut i = 0;
         while i < 6 {
-            let pb = PERM_BITS[i] as usize;
-            if m & pb == pb {
-                t[m] |= pb as u16;
+            if PERMS_IN[m] & (1 << i) != 0 {
+                t[m] |= PERM_BITS[i];
             }
             i += 1;
         }

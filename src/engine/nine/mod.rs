@@ -393,6 +393,14 @@ impl Nine {
     /// two candidates, else the first with the fewest. `all_bivalue` is not computed (false).
     #[inline(always)]
     fn branch_in_band(&self, b: usize) -> Branch {
+        self.fewest_in(b, 2).0
+    }
+
+    /// The first open cell of band `b` with the fewest candidates, stopping at the first with
+    /// at most `enough`, and its count (`u32::MAX` when the band is filled).
+    /// `all_bivalue` is not computed (false).
+    #[inline(always)]
+    fn fewest_in(&self, b: usize, enough: u32) -> (Branch, u32) {
         let mut best = Branch {
             band: b,
             pos: 0,
@@ -410,12 +418,12 @@ impl Nine {
                 best_n = n;
                 best.pos = p;
                 best.digits = digits;
-                if n <= 2 {
+                if n <= enough {
                     break;
                 }
             }
         }
-        best
+        (best, best_n)
     }
 
     /// The number of leading bands with every cell placed.
@@ -442,35 +450,17 @@ impl Nine {
     #[cold]
     #[inline(never)]
     fn branch_fewest(&self) -> Branch {
-        let mut best = Branch {
-            band: 0,
-            pos: 0,
-            digits: 0,
-            all_bivalue: false,
-        };
-        let mut best_n = u32::MAX;
-        for b in 0..3 {
-            let mut u = self.unsolved[b];
-            while u != 0 {
-                let p = u.trailing_zeros() as usize;
-                u &= u - 1;
-                let digits = self.digits_at(b, p);
-                let n = digits.count_ones();
-                if n < best_n {
-                    best_n = n;
-                    best = Branch {
-                        band: b,
-                        pos: p,
-                        digits,
-                        all_bivalue: false,
-                    };
-                    if n <= 3 {
-                        return best;
-                    }
-                }
+        let mut best = self.fewest_in(0, 3);
+        for b in 1..3 {
+            if best.1 <= 3 {
+                break;
+            }
+            let here = self.fewest_in(b, 3);
+            if here.1 < best.1 {
+                best = here;
             }
         }
-        best
+        best.0
     }
 
     /// The number of solutions of a state whose open cells all have two candidates: 0 or a
