@@ -30,7 +30,7 @@
 //!
 //! Beside the search: [`estimate`] (the size of a search before running it), [`partition`]
 //! (cutting a search into parts to count anywhere), [`setter`] (what a puzzle setter asks:
-//! how far singles get, whether every given is needed), [`format`] (printing boards).
+//! how far singles get, whether every given is needed), [`format`](mod@format) (printing boards).
 #![deny(missing_docs)]
 
 mod engine;
@@ -47,7 +47,7 @@ mod solver;
 pub use engine::EngineChoice;
 pub use parse::{parse_one, ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle, PuzzleError};
-pub use shape::{Shape, ShapeError};
+pub use shape::{Shape, ShapeError, MAX_SIDE};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
 pub use solver::{
     count, is_unique, search, solutions, solve, Cancel, CountBy, Options, Outcome, Progress,

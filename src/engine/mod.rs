@@ -55,7 +55,7 @@ pub trait Engine: Sized + Clone + Send + Sync {
     /// Branch once: push the propagated children (in search order) onto `out`.
     fn expand(&self, out: &mut Vec<Self>) -> Expansion;
 
-    /// Branch once as counting by bands does ([`bands`]): on a cell of the first band (its
+    /// Branch once as counting by bands does (`bands`): on a cell of the first band (its
     /// first `rows` rows), which is filled first; `None` once it is filled (a boundary: its
     /// search counts what lies below through the band plan).
     fn expand_bands(&self, out: &mut Vec<Self>, rows: usize) -> Option<Expansion>;

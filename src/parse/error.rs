@@ -65,7 +65,7 @@ pub enum ParseErrorKind {
     WrongCellCount {
         /// Cells on the line.
         got: usize,
-        /// The shape given in [`ParseOptions::shape`].
+        /// The shape given in [`ParseOptions::shape`](super::ParseOptions::shape).
         shape: Shape,
     },
     /// A one-line puzzle whose length is no board size (and no shape was given).
@@ -133,16 +133,16 @@ pub enum ParseErrorKind {
         /// Line of the grid's first row.
         start_line: usize,
     },
-    /// A line longer than [`ParseOptions::max_line_len`].
+    /// A line longer than [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len).
     #[error("line is longer than {limit} bytes; skipped (the limit keeps memory bounded)")]
     LineTooLong {
         /// The limit in bytes.
         limit: usize,
     },
-    /// [`parse_one`] found nothing.
+    /// [`parse_one`](super::parse_one) found nothing.
     #[error("no puzzle found: the input is empty or has only blank and comment lines")]
     NoPuzzle,
-    /// [`parse_one`] found more than one puzzle.
+    /// [`parse_one`](super::parse_one) found more than one puzzle.
     #[error(
         "a second puzzle starts here (the first starts on line {first_line}); \
          expected exactly one puzzle"
@@ -151,7 +151,7 @@ pub enum ParseErrorKind {
         /// Line where the first puzzle starts.
         first_line: usize,
     },
-    /// The values were rejected by [`Puzzle::new`] (not expected: the parser checks them).
+    /// The values were rejected by [`Puzzle::new`](crate::Puzzle::new) (not expected: the parser checks them).
     #[error(transparent)]
     Puzzle(#[from] PuzzleError),
 }

@@ -1,6 +1,6 @@
 //! Reading puzzles from text.
 //!
-//! [`Reader`] streams puzzles out of any [`BufRead`] in constant memory: it holds at most one
+//! [`Reader`] streams puzzles out of any [`BufRead`](std::io::BufRead) in constant memory: it holds at most one
 //! record and one line, and a line longer than [`ParseOptions::max_line_len`] is read through
 //! without being buffered whole. [`parse_one`] reads exactly one puzzle from a string.
 //!

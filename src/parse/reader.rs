@@ -48,7 +48,7 @@ pub struct Parsed {
 /// [`ParseOptions::max_line_len`] without buffering them.
 ///
 /// Yields each puzzle in input order, or a [`ReadError`] for a bad record, after which it goes
-/// on with the next record (see the [module docs](self) for the layouts and recovery rules).
+/// on with the next record (see the [module docs](crate::parse) for the layouts and recovery rules).
 #[derive(Debug)]
 pub struct Reader<R: BufRead> {
     input: R,
