@@ -44,14 +44,11 @@ fn load(name: &str) -> Vec<Puzzle> {
 
 fn check_all(puzzles: &[Puzzle], engine: EngineChoice) -> u128 {
     let options = Options {
-        threads: 1,
+        limit: Some(2),
         engine,
         ..Options::default()
     };
-    puzzles
-        .iter()
-        .map(|p| count(p, Some(2), &options).solutions)
-        .sum()
+    puzzles.iter().map(|p| count(p, &options).solutions).sum()
 }
 
 #[divan::bench(args = ["17clue", "top1465", "hardest", "serg"])]
@@ -77,7 +74,7 @@ fn count_first_band_plus_row(bencher: divan::Bencher) {
     let line = format!("123456789456789123789123456214365897{}", ".".repeat(45));
     let p = sudoku_enum::parse::parse_one(&line, &ParseOptions::default()).expect("valid");
     bencher.bench(|| {
-        sudoku_enum::engine::memo::clear_table();
-        count(&p, None, &Options::default()).solutions
+        sudoku_enum::internals::clear_memo();
+        count(&p, &Options::default()).solutions
     });
 }

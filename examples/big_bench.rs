@@ -7,11 +7,12 @@
 //! and milliseconds.
 
 use std::time::Instant;
-use sudoku_enum::engine::big::Big;
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::Engine;
+use sudoku_enum::internals::Big;
+use sudoku_enum::internals::Engine;
+use sudoku_enum::internals::Generic;
+use sudoku_enum::internals::{Ctx, Shared};
 use sudoku_enum::parse::{ParseOptions, Parsed, Reader};
-use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared};
+use sudoku_enum::{CountSink, Puzzle, Shape};
 
 fn run<E: Engine>(p: &Puzzle, limit: Option<u64>) -> (u128, u64) {
     let Some(e) = E::new(p) else { return (0, 0) };

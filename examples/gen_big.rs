@@ -8,7 +8,7 @@
 //! every clue whose removal keeps it unique is removed (in random order), which makes hard
 //! puzzles. One puzzle per line ('1'-'9', 'A'-'Z', then 'a'-'z' for 36 and up; '.' empty).
 
-use sudoku_enum::{count, solutions, Options, Puzzle, Shape};
+use sudoku_enum::{count, solutions, solve, Options, Puzzle, Shape};
 
 struct Rng(u64);
 
@@ -52,7 +52,10 @@ fn main() {
     let minimal = a.iter().any(|x| x == "--minimal");
     let shape = Shape::new(r, c).unwrap();
     let n = shape.side();
-    let opts = Options::default();
+    let two = Options {
+        limit: Some(2),
+        ..Options::default()
+    };
     for _ in 0..count_wanted {
         // A base grid: the first solution once the boxes on the diagonal (band i, stack i:
         // no row or column in common) hold random permutations, so grids differ in kind.
@@ -64,7 +67,7 @@ fn main() {
                 start[(b * r + k / c) * n + b * c + k % c] = d;
             }
         }
-        let base = solutions(&Puzzle::new(shape, start).unwrap(), 1).remove(0);
+        let base = solve(&Puzzle::new(shape, start).unwrap()).expect("a grid");
         let rows = grouped(&mut rng, n / r, r);
         let cols = grouped(&mut rng, n / c, c);
         let mut digits: Vec<u8> = (1..=n as u8).collect();
@@ -79,7 +82,7 @@ fn main() {
         // Add clues of the grid where another solution differs, until unique.
         loop {
             let p = Puzzle::new(shape, cells.clone()).unwrap();
-            let sols = solutions(&p, 2);
+            let sols = solutions(&p, &two);
             let Some(other) = sols.iter().find(|s| **s != grid) else {
                 break;
             };
@@ -94,7 +97,7 @@ fn main() {
                 let v = cells[i];
                 cells[i] = 0;
                 let p = Puzzle::new(shape, cells.clone()).unwrap();
-                if count(&p, Some(2), &opts).solutions != 1 {
+                if count(&p, &two).solutions != 1 {
                     cells[i] = v;
                 }
             }

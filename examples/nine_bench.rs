@@ -10,10 +10,11 @@
 //! count and nodes.
 
 use std::time::{Duration, Instant};
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::nine::Nine;
-use sudoku_enum::engine::Engine;
-use sudoku_enum::{CountSink, Ctx, Puzzle, Shape, Shared, Stats};
+use sudoku_enum::internals::Engine;
+use sudoku_enum::internals::Generic;
+use sudoku_enum::internals::Nine;
+use sudoku_enum::internals::{Ctx, Shared};
+use sudoku_enum::{CountSink, Puzzle, Shape, Stats};
 
 fn parse_line(line: &str) -> Option<Puzzle> {
     let line = line.trim();
@@ -38,7 +39,7 @@ fn parse_line(line: &str) -> Option<Puzzle> {
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>, secs: Option<f64>, stats: &mut Stats) -> u128 {
     // Each puzzle (and each repetition) starts with an empty table of subtree counts, so that
     // `--reps` measures the work of one count, not a lookup of the last one.
-    sudoku_enum::engine::memo::clear_table();
+    sudoku_enum::internals::clear_memo();
     let Some(e) = E::new(p) else { return 0 };
     let deadline = secs.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let shared = Shared::new(limit).with_deadline(deadline);

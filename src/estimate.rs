@@ -12,7 +12,7 @@
 //!
 //! Plain probes from the root vary a lot. So the top of the tree is *stratified*: it is
 //! expanded exhaustively, always at the heaviest open node by Knuth's weight (the product of
-//! 1/branching, as [`crate::parallel::split`] does), into [`EstimateOptions::strata`] pieces;
+//! 1/branching, as the parallel search does), into [`EstimateOptions::strata`] pieces;
 //! solved leaves and expanded nodes found on the way are counted exactly; and each piece gets
 //! its own probes, their number proportional to its weight (at least two). The sum over the
 //! pieces of their mean probe values is still unbiased (each piece is estimated unbiasedly and
@@ -24,20 +24,14 @@
 //! piece's index, so a result depends only on the puzzle, the options and the seed, never on
 //! the number of threads.
 //!
-//! # Partitioning
-//!
-//! [`split`] cuts the search tree of a puzzle into disjoint sub-puzzles ("parts") whose
-//! solution sets partition the puzzle's: every solution of the puzzle is a solution of exactly
-//! one part. It expands, in search order, the open node with the most estimated work (tree
-//! size, by a few probes) until there are enough parts; [`split_depth`] instead cuts at a fixed
-//! number of branch decisions.
+//! Cutting a search into parts of similar estimated work is [`partition`](crate::partition)'s.
 
-use crate::engine::{with_engine, Engine, Expansion};
+use crate::engine::select::with_engine;
+use crate::engine::{Engine, EngineChoice, Expansion};
 use crate::puzzle::{Conflict, Puzzle};
-use crate::shape::Shape;
-use crate::solver::EngineChoice;
+use crate::solver::Cancel;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Default number of probes for [`estimate`].
 pub const DEFAULT_SAMPLES: u64 = 40_000;
@@ -118,16 +112,16 @@ pub enum EstimateError {
 
 /// A small, fast, seedable generator (SplitMix64, Steele, Lea & Flood 2014).
 #[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
     /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> SplitMix64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -136,7 +130,7 @@ impl SplitMix64 {
     }
 
     /// Uniform in `0..n` (`n > 0`; Lemire's multiply-shift, bias below 2⁻⁵⁸ for our `n`).
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
@@ -158,12 +152,12 @@ pub fn estimate(puzzle: &Puzzle, samples: u64, seed: u64) -> Result<Estimate, Co
 }
 
 /// [`estimate`] with every setting, a counter of probes done (for progress bars) and a cancel
-/// flag polled between probes. Probes run on the current rayon pool.
+/// handle polled between probes. Probes run on the current rayon pool.
 pub fn estimate_with(
     puzzle: &Puzzle,
     options: &EstimateOptions,
     progress: Option<&AtomicU64>,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Cancel>,
 ) -> Result<Estimate, EstimateError> {
     if let Some(c) = puzzle.conflict() {
         return Err(EstimateError::Invalid(c));
@@ -175,15 +169,16 @@ pub fn estimate_with(
     est.unwrap_or(Ok(Estimate::exact(0.0, 1.0)))
 }
 
-/// One probe's values: solutions and nodes below its start node (the node itself included).
+/// What one probe read: solutions and nodes below its start node (the node itself included).
 #[derive(Debug, Clone, Copy, Default)]
-struct Probe {
+pub(crate) struct Reading {
     solutions: f64,
-    nodes: f64,
+    /// The estimated tree size.
+    pub(crate) nodes: f64,
 }
 
-/// A random walk from `start` to a leaf.
-fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Probe {
+/// A probe: a random walk from `start` to a leaf.
+pub(crate) fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Reading {
     let mut product = 1.0f64;
     let mut nodes = 1.0f64;
     let mut state = start.clone();
@@ -191,7 +186,7 @@ fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Probe
         kids.clear();
         match state.expand(kids) {
             Expansion::Solved => {
-                return Probe {
+                return Reading {
                     solutions: product,
                     nodes,
                 }
@@ -199,7 +194,7 @@ fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Probe
             Expansion::Branched { choices } => {
                 nodes += product * choices as f64;
                 if kids.is_empty() {
-                    return Probe {
+                    return Reading {
                         solutions: 0.0,
                         nodes,
                     };
@@ -214,14 +209,14 @@ fn probe<E: Engine>(start: &E, rng: &mut SplitMix64, kids: &mut Vec<E>) -> Probe
 
 /// Running mean and variance (Welford).
 #[derive(Debug, Clone, Copy, Default)]
-struct Moments {
+pub(crate) struct Moments {
     n: u64,
-    mean: f64,
+    pub(crate) mean: f64,
     m2: f64,
 }
 
 impl Moments {
-    fn add(&mut self, x: f64) {
+    pub(crate) fn add(&mut self, x: f64) {
         self.n += 1;
         let d = x - self.mean;
         self.mean += d / self.n as f64;
@@ -297,7 +292,7 @@ fn estimate_engine<E: Engine>(
     root: &E,
     options: &EstimateOptions,
     progress: Option<&AtomicU64>,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Cancel>,
 ) -> Result<Estimate, EstimateError> {
     let (top, counted) = expand_top(root, options.strata.max(1));
     let exact_solutions = top.iter().filter(|t| t.leaf).count() as f64;
@@ -317,7 +312,7 @@ fn estimate_engine<E: Engine>(
             let mut kids = Vec::new();
             let (mut sols, mut nodes) = (Moments::default(), Moments::default());
             for _ in 0..n {
-                if cancel.is_some_and(|c| c.load(Relaxed)) {
+                if cancel.is_some_and(Cancel::is_cancelled) {
                     return None;
                 }
                 let p = probe(&t.state, &mut rng, &mut kids);
@@ -350,227 +345,10 @@ fn estimate_engine<E: Engine>(
     Ok(est)
 }
 
-/// One part of a split puzzle.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Part {
-    /// The sub-puzzle: the original givens, the branch decisions and what propagation
-    /// determined from them. A solved grid when the part is a single solution.
-    pub puzzle: Puzzle,
-    /// Its estimated share of the whole search (tree size), 0.0..=1.0.
-    pub work: f64,
-}
-
-/// Probes made for each node's work estimate while splitting.
-const SPLIT_PROBES: u64 = 24;
-
-/// Cut `puzzle`'s search tree into at least `parts` disjoint sub-puzzles where the tree allows
-/// (the last expansion may add a few more; a small tree may give fewer), in search order, of
-/// roughly equal estimated work: the open node with the largest estimated tree size (by a few
-/// seeded Knuth probes) is expanded until there are enough. Dead branches give no part; a
-/// solved leaf is a part (a full grid). `progress` counts expansions. An invalid puzzle is an
-/// error; a puzzle that propagation proves unsolvable gives no parts.
-pub fn split(
-    puzzle: &Puzzle,
-    parts: usize,
-    engine: EngineChoice,
-    progress: Option<&AtomicU64>,
-) -> Result<Vec<Part>, Conflict> {
-    if let Some(c) = puzzle.conflict() {
-        return Err(c);
-    }
-    let shape = puzzle.shape();
-    Ok(
-        with_engine!(puzzle, engine, |r| split_engine(&r, shape, parts, progress))
-            .unwrap_or_default(),
-    )
-}
-
-/// Cut `puzzle`'s search tree after `depth` branch decisions (or at solved leaves above that):
-/// every surviving node at that depth is a part, in search order.
-pub fn split_depth(
-    puzzle: &Puzzle,
-    depth: usize,
-    engine: EngineChoice,
-    progress: Option<&AtomicU64>,
-) -> Result<Vec<Part>, Conflict> {
-    if let Some(c) = puzzle.conflict() {
-        return Err(c);
-    }
-    let shape = puzzle.shape();
-    Ok(
-        with_engine!(puzzle, engine, |r| depth_engine(&r, shape, depth, progress))
-            .unwrap_or_default(),
-    )
-}
-
-/// Random sub-puzzles for timing the engine: each is found by walking down a random path until
-/// the estimated tree below (in [`Estimate::nodes`] units) is at most `max_nodes`, and comes
-/// with that estimate. Dividing the time an engine takes to count them by the sum of their
-/// estimates gives seconds per estimated node, whatever the engine counts as a node.
-pub fn timing_samples(
-    puzzle: &Puzzle,
-    engine: EngineChoice,
-    max_nodes: f64,
-    count: usize,
-    seed: u64,
-) -> Vec<(Puzzle, f64)> {
-    if puzzle.conflict().is_some() {
-        return Vec::new();
-    }
-    let shape = puzzle.shape();
-    with_engine!(puzzle, engine, |r| timing_engine(
-        &r, shape, max_nodes, count, seed
-    ))
-    .unwrap_or_default()
-}
-
-fn timing_engine<E: Engine>(
-    root: &E,
-    shape: Shape,
-    max_nodes: f64,
-    count: usize,
-    seed: u64,
-) -> Vec<(Puzzle, f64)> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    let mut kids = Vec::new();
-    // Dead ends can make a walk fail; give up after a bounded number of restarts.
-    for _ in 0..count * 8 {
-        if out.len() >= count {
-            break;
-        }
-        let mut state = root.clone();
-        loop {
-            let size = work_of(&state, rng.next_u64()).unwrap_or(1.0);
-            if size <= max_nodes {
-                out.push((part_of(&state, shape, 0.0).puzzle, size));
-                break;
-            }
-            kids.clear();
-            if state.expand(&mut kids) == Expansion::Solved || kids.is_empty() {
-                break;
-            }
-            let pick = rng.below(kids.len());
-            state = kids.swap_remove(pick);
-        }
-    }
-    out
-}
-
-fn part_of<E: Engine>(state: &E, shape: Shape, work: f64) -> Part {
-    Part {
-        // The engine's values are in 0..=N by construction.
-        puzzle: Puzzle::new(shape, state.values()).unwrap_or_else(|_| Puzzle::empty(shape)),
-        work,
-    }
-}
-
-/// Estimated tree size below `state` (`None`: solved, a leaf).
-fn work_of<E: Engine>(state: &E, salt: u64) -> Option<f64> {
-    let mut kids = Vec::new();
-    if state.expand(&mut kids) == Expansion::Solved {
-        return None;
-    }
-    let mut rng = SplitMix64::new(salt);
-    let mut m = Moments::default();
-    for _ in 0..SPLIT_PROBES {
-        m.add(probe(state, &mut rng, &mut kids).nodes);
-    }
-    Some(m.mean)
-}
-
-fn split_engine<E: Engine>(
-    root: &E,
-    shape: Shape,
-    parts: usize,
-    progress: Option<&AtomicU64>,
-) -> Vec<Part> {
-    struct Node<E> {
-        state: E,
-        /// Estimated tree size; `None` for a solved leaf.
-        work: Option<f64>,
-    }
-    let mut frontier = vec![Node {
-        work: work_of(root, 0),
-        state: root.clone(),
-    }];
-    let total = frontier[0].work.unwrap_or(1.0);
-    let mut kids = Vec::new();
-    let mut expanded = 0u64;
-    while frontier.len() < parts {
-        let Some(i) = (0..frontier.len())
-            .filter(|&i| frontier[i].work.is_some())
-            .max_by(|&a, &b| {
-                let (wa, wb) = (frontier[a].work, frontier[b].work);
-                wa.unwrap_or(0.0)
-                    .total_cmp(&wb.unwrap_or(0.0))
-                    .then(b.cmp(&a))
-            })
-        else {
-            break;
-        };
-        kids.clear();
-        if frontier[i].state.expand(&mut kids) == Expansion::Solved {
-            frontier[i].work = None;
-            continue;
-        }
-        expanded += 1;
-        let salted: Vec<(E, u64)> = kids
-            .drain(..)
-            .enumerate()
-            .map(|(k, s)| (s, (expanded << 8) ^ k as u64))
-            .collect();
-        let children: Vec<Node<E>> = salted
-            .into_par_iter()
-            .map(|(state, salt)| Node {
-                work: work_of(&state, salt),
-                state,
-            })
-            .collect();
-        frontier.splice(i..=i, children);
-        if let Some(p) = progress {
-            p.fetch_add(1, Relaxed);
-        }
-    }
-    frontier
-        .iter()
-        .map(|n| part_of(&n.state, shape, n.work.unwrap_or(1.0) / total))
-        .collect()
-}
-
-fn depth_engine<E: Engine>(
-    root: &E,
-    shape: Shape,
-    depth: usize,
-    progress: Option<&AtomicU64>,
-) -> Vec<Part> {
-    let mut level = vec![(root.clone(), 1.0f64)];
-    let mut done = Vec::new();
-    let mut kids = Vec::new();
-    for _ in 0..depth {
-        let mut next = Vec::new();
-        for (state, w) in level {
-            kids.clear();
-            match state.expand(&mut kids) {
-                Expansion::Solved => next.push((state, w)),
-                Expansion::Branched { choices } => {
-                    let cw = w / choices as f64;
-                    next.extend(kids.drain(..).map(|k| (k, cw)));
-                }
-            }
-            if let Some(p) = progress {
-                p.fetch_add(1, Relaxed);
-            }
-        }
-        level = next;
-    }
-    done.extend(level.iter().map(|(s, w)| part_of(s, shape, *w)));
-    done
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::Shape;
 
     #[test]
     fn exact_on_small_trees() {
@@ -598,25 +376,5 @@ mod tests {
         assert!(!e.exact);
         assert!((e.solutions / 288.0 - 1.0).abs() < 0.05, "{e:?}");
         assert!(e.ci95.0 <= 288.0 && 288.0 <= e.ci95.1, "{e:?}");
-    }
-
-    #[test]
-    fn split_parts_partition_the_count() {
-        let p = Puzzle::empty(Shape::new(2, 2).unwrap());
-        for parts in [1, 2, 7, 50, 1000] {
-            let ps = split(&p, parts, EngineChoice::Auto, None).unwrap();
-            assert!(ps.len() >= parts.min(288));
-            let total: u128 = ps
-                .iter()
-                .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
-                .sum();
-            assert_eq!(total, 288, "{parts} parts");
-        }
-        let ps = split_depth(&p, 2, EngineChoice::Auto, None).unwrap();
-        let total: u128 = ps
-            .iter()
-            .map(|part| crate::count(&part.puzzle, None, &Default::default()).solutions)
-            .sum();
-        assert_eq!(total, 288);
     }
 }

@@ -1,7 +1,7 @@
 //! Output layouts: one line, rows of numbers (as seeds 000/002 print), and the boxed board with
 //! row and column indices (as seed 001 prints).
 
-use crate::puzzle::{digit_char, line_of};
+pub use crate::puzzle::{digit_char, line_of};
 use crate::shape::Shape;
 use std::fmt::Write;
 use std::str::FromStr;

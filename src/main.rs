@@ -4,7 +4,7 @@ mod cli;
 
 use clap::Parser;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
@@ -12,9 +12,9 @@ fn main() -> ExitCode {
         Err(e) => {
             // --help and --version are not errors.
             let code = if e.use_stderr() {
-                cli::exit::ERROR
+                cli::status::exit::ERROR
             } else {
-                cli::exit::OK
+                cli::status::exit::OK
             };
             let _ = e.print();
             return ExitCode::from(code);
@@ -23,17 +23,22 @@ fn main() -> ExitCode {
     // First Ctrl-C / SIGTERM / SIGHUP: stop searching, flush, report the partial result (exit
     // 130). A second one: leave at once. A signal action, not a watcher thread: a thread would
     // cost every short run its start-up, and the process's exit would wait for it.
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // Made now: the action must not be the first to touch (and allocate) it.
+    std::sync::LazyLock::force(&cli::status::CANCEL);
     for signal in [
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
-        // SAFETY: the action only swaps an atomic flag and calls `_exit`, both async-signal-safe.
+        // SAFETY: the action only swaps and stores atomic flags and calls `_exit`, all
+        // async-signal-safe (`CANCEL` is initialised above).
         let _ = unsafe {
             signal_hook::low_level::register(signal, || {
-                if cli::CANCEL.swap(true, Ordering::SeqCst) {
-                    signal_hook::low_level::exit(i32::from(cli::exit::INTERRUPTED));
+                if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    signal_hook::low_level::exit(i32::from(cli::status::exit::INTERRUPTED));
                 }
+                cli::status::CANCEL.cancel();
             })
         };
     }

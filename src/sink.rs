@@ -3,7 +3,13 @@
 
 use std::ops::{AddAssign, ControlFlow};
 
-/// Receives the solutions a search accepts (after the limit check).
+/// Receives the solutions a search accepts (after the limit check); returning `Break` stops
+/// the search ([`StopReason::Sink`](crate::StopReason::Sink)).
+///
+/// A search split across threads gives each piece of its tree a sink of its own: [`Sink::fork`]
+/// makes it from the sink passed to [`search`](crate::search), and [`Sink::join`] gives it back
+/// when the piece is done (or abandoned after a stop). Pieces are numbered in search order, and
+/// finish in any order.
 pub trait Sink {
     /// `false` lets the engine count solutions without materialising grids
     /// (it then calls [`Sink::count`] instead of [`Sink::solution`]).
@@ -16,6 +22,16 @@ pub trait Sink {
     fn count(&mut self, _k: u64) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+
+    /// The sink for piece `piece` of a search split across threads.
+    fn fork(&self, piece: usize) -> Self
+    where
+        Self: Sized;
+
+    /// Piece `piece`'s sink, back when the piece is done: take what it holds.
+    fn join(&mut self, piece: usize, part: Self)
+    where
+        Self: Sized;
 }
 
 /// A sink that only counts (the search keeps the count in its [`Stats`]).
@@ -29,12 +45,19 @@ impl Sink for CountSink {
     fn solution(&mut self, _grid: &[u8]) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+
+    fn fork(&self, _piece: usize) -> CountSink {
+        CountSink
+    }
+
+    fn join(&mut self, _piece: usize, _part: CountSink) {}
 }
 
 /// A sink that keeps every solution in memory (for small results, tests and `solve`).
 #[derive(Debug, Default, Clone)]
 pub struct CollectSink {
-    /// Solutions in the order they were accepted.
+    /// Solutions in the order they were accepted: search order in a serial search; in a
+    /// split search, each piece's in search order, the pieces in the order they finished.
     pub solutions: Vec<Vec<u8>>,
 }
 
@@ -45,18 +68,34 @@ impl Sink for CollectSink {
         self.solutions.push(grid.to_vec());
         ControlFlow::Continue(())
     }
+
+    fn fork(&self, _piece: usize) -> CollectSink {
+        CollectSink::default()
+    }
+
+    fn join(&mut self, _piece: usize, part: CollectSink) {
+        self.solutions.extend(part.solutions);
+    }
 }
 
-/// A sink that calls a closure for each solution.
+/// A sink that calls a closure for each solution; a search split across threads calls a
+/// clone of it in each piece.
+#[derive(Debug, Clone)]
 pub struct FnSink<F>(pub F);
 
-impl<F: FnMut(&[u8]) -> ControlFlow<()>> Sink for FnSink<F> {
+impl<F: FnMut(&[u8]) -> ControlFlow<()> + Clone> Sink for FnSink<F> {
     const NEEDS_GRID: bool = true;
 
     #[inline]
     fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
         (self.0)(grid)
     }
+
+    fn fork(&self, _piece: usize) -> FnSink<F> {
+        self.clone()
+    }
+
+    fn join(&mut self, _piece: usize, _part: FnSink<F>) {}
 }
 
 /// Search statistics; they add up across workers.

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use sudoku_enum::estimate::{self, EstimateOptions};
+use sudoku_enum::partition;
 use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
 
 /// The 6×6 board with its first row fixed: 28,200,960 / 720 = 39,168 solutions.
@@ -28,7 +29,7 @@ fn parse(line: &str) -> Puzzle {
 }
 
 fn exact(p: &Puzzle) -> u128 {
-    let o = count(p, None, &Options::default());
+    let o = count(p, &Options::default());
     assert!(o.complete());
     o.solutions
 }
@@ -45,7 +46,13 @@ fn puzzles_with_many_solutions(want: usize) -> Vec<Puzzle> {
         let shape = shapes[round % 2];
         let keep = if shape == Shape::NINE { 30 } else { 12 };
         let p = oracle::random_puzzle(shape, keep + round % 7, &mut rng);
-        let o = count(&p, Some(1_000_001), &Options::default());
+        let o = count(
+            &p,
+            &Options {
+                limit: Some(1_000_001),
+                ..Options::default()
+            },
+        );
         if o.complete() && (1_000..=1_000_000).contains(&o.solutions) {
             found.push(p);
         }
@@ -59,7 +66,7 @@ fn parts_add_up_to_the_whole() {
     for p in puzzles_with_many_solutions(6) {
         let whole = exact(&p);
         for k in [1, 2, 10, 97] {
-            let parts = estimate::split(&p, k, EngineChoice::Auto, None).expect("valid");
+            let parts = partition::split(&p, k, EngineChoice::Auto, None).expect("valid");
             let sum: u128 = parts.iter().map(|part| exact(&part.puzzle)).sum();
             assert_eq!(sum, whole, "{p:?} in {k} parts");
             // Every part keeps the original givens.
@@ -71,7 +78,7 @@ fn parts_add_up_to_the_whole() {
                     .all(|(&g, &v)| g == 0 || g == v));
             }
         }
-        let by_depth = estimate::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
+        let by_depth = partition::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
         assert_eq!(
             by_depth.iter().map(|q| exact(&q.puzzle)).sum::<u128>(),
             whole
@@ -92,8 +99,8 @@ fn parts_partition_the_solution_set() {
         }
         for k in [3, 16, 200] {
             let mut union = HashSet::new();
-            for part in estimate::split(&p, k, EngineChoice::Auto, None).expect("valid") {
-                for s in sudoku_enum::solutions(&part.puzzle, u64::MAX) {
+            for part in partition::split(&p, k, EngineChoice::Auto, None).expect("valid") {
+                for s in sudoku_enum::solutions(&part.puzzle, &Options::default()) {
                     assert!(p.is_solution(&s));
                     assert!(union.insert(s), "two parts share a solution ({k} parts)");
                 }
@@ -155,17 +162,27 @@ fn split_prints_tagged_parts_in_search_order() {
     assert!(err.contains("invalid"), "{err}");
 }
 
-fn have_parallel() -> bool {
-    std::process::Command::new("parallel")
+/// Whether GNU parallel runs here. Without it the recipe test is skipped with a note, except
+/// when `SUDOKU_ENUM_REQUIRE_PARALLEL=1` (as `.ci/run` sets, after installing it): then it fails.
+fn have_parallel(test: &str) -> bool {
+    let found = std::process::Command::new("parallel")
         .arg("--version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .is_ok_and(|o| o.status.success());
+    let required = std::env::var("SUDOKU_ENUM_REQUIRE_PARALLEL").is_ok_and(|v| v == "1");
+    assert!(
+        found || !required,
+        "SUDOKU_ENUM_REQUIRE_PARALLEL=1 but GNU parallel does not run (apt-get install parallel)"
+    );
+    if !found {
+        eprintln!("SKIPPED {test}: GNU parallel is not installed (apt-get install parallel)");
+    }
+    found
 }
 
 #[test]
 fn recipe_with_gnu_parallel_merges_to_the_exact_total() {
-    if !have_parallel() {
-        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+    if !have_parallel("recipe_with_gnu_parallel_merges_to_the_exact_total") {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -345,7 +362,7 @@ fn estimator_is_within_five_percent_on_empty_boards() {
         count_by: CountBy::Search,
         ..Options::default()
     };
-    let o = count(&p, None, &plain);
+    let o = count(&p, &plain);
     assert!(within(e.solutions, 39_168.0, 0.05), "{e:?}");
     assert!(
         within(e.nodes, o.stats.nodes as f64, 0.05),

@@ -5,7 +5,7 @@ use crate::util;
 use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
 
 fn exact(p: &Puzzle, options: &Options) -> u128 {
-    let o = count(p, None, options);
+    let o = count(p, options);
     assert!(o.complete());
     o.solutions
 }
@@ -14,6 +14,14 @@ fn threads(n: usize) -> Options {
     Options {
         threads: n,
         ..Options::default()
+    }
+}
+
+/// `options` that stop at `limit` solutions.
+fn limited(limit: u64, options: Options) -> Options {
+    Options {
+        limit: Some(limit),
+        ..options
     }
 }
 
@@ -69,9 +77,8 @@ fn random_puzzles_agree_with_the_oracle() {
             for engine in [EngineChoice::Auto, EngineChoice::Generic] {
                 let o = count(
                     &p,
-                    Some(20_000),
                     &Options {
-                        threads: 1,
+                        limit: Some(20_000),
                         engine,
                         ..Options::default()
                     },
@@ -92,7 +99,7 @@ fn unsolvable_and_invalid_agree_with_the_oracle() {
         let mut p = oracle::random_puzzle(shape, 30, &mut rng);
         let cell = rng.below(36);
         p.set(cell, 1 + rng.below(6) as u8);
-        let o = count(&p, None, &threads(1));
+        let o = count(&p, &threads(1));
         match oracle::count(&p, u64::MAX) {
             None => assert!(o.conflict.is_some(), "{p:?}"),
             Some(n) => {
@@ -141,12 +148,9 @@ fn multi_truth_sample_generic_engine() {
 /// The whole ground-truth file, both engines, all threads (needs ../shared; minutes in release):
 /// `cargo test --release -- --ignored multi_truth_full`
 #[test]
-#[ignore]
+#[ignore = "needs ../shared/data; minutes: cargo test --release -- --ignored multi_truth_full"]
 fn multi_truth_full() {
-    let Some(path) = util::shared_data("multi_truth_dev.txt") else {
-        eprintln!("../shared/data not present: skipped");
-        return;
-    };
+    let path = util::shared_data("multi_truth_dev.txt");
     let n = std::thread::available_parallelism().map_or(2, |n| n.get());
     for (p, want) in truth_lines(&std::fs::read_to_string(path).unwrap()) {
         assert_eq!(in_pool(n, || exact(&p, &threads(n))), want, "{p:?}");
@@ -194,12 +198,12 @@ fn counting_by_bands_agrees_with_the_plain_search() {
         for keep in keeps {
             for _ in 0..4 {
                 let p = oracle::random_puzzle(shape, keep, &mut rng);
-                let plain = count(&p, None, &by(CountBy::Search, 1));
+                let plain = count(&p, &by(CountBy::Search, 1));
                 assert!(plain.complete());
-                let bands = count(&p, None, &by(CountBy::Bands, 1));
+                let bands = count(&p, &by(CountBy::Bands, 1));
                 assert_eq!(bands.solutions, plain.solutions, "{shape} {}", p.to_line());
                 assert_eq!(bands.conflict.is_some(), plain.conflict.is_some());
-                let par = in_pool(3, || count(&p, None, &by(CountBy::Bands, 3)));
+                let par = in_pool(3, || count(&p, &by(CountBy::Bands, 3)));
                 assert_eq!(par.solutions, plain.solutions, "3 threads: {}", p.to_line());
                 if plain.solutions <= 2_000 {
                     let want = oracle::count(&p, 2_000).unwrap_or(0) as u128;
@@ -243,7 +247,7 @@ fn limits_are_exact_when_counting_by_bands() {
         (u64::MAX, 2),
     ] {
         let o = in_pool(threads, || {
-            count(&p, Some(limit), &by(CountBy::Bands, threads))
+            count(&p, &limited(limit, by(CountBy::Bands, threads)))
         });
         assert_eq!(
             o.solutions,
@@ -264,7 +268,7 @@ fn limits_are_exact_when_counting_by_bands() {
         .collect();
     let p = Puzzle::new(Shape::NINE, cells).unwrap();
     assert_eq!(exact(&p, &threads(1)), 7_802_998_272);
-    let o = count(&p, Some(5_000_000_000), &threads(1));
+    let o = count(&p, &limited(5_000_000_000, threads(1)));
     assert_eq!((o.solutions, o.complete()), (5_000_000_000, false));
 }
 
@@ -296,7 +300,7 @@ fn big_boards_agree_with_the_generic_engine() {
                     start.set((b * shape.box_rows() + r) * n + b * shape.box_cols() + c, d);
                 }
             }
-            let grid = sudoku_enum::solutions(&start, 1).remove(0);
+            let grid = sudoku_enum::solve(&start).expect("a solution");
             let cells = grid
                 .iter()
                 .map(|&v| if rng.below(100) < keep { v } else { 0 })
@@ -307,12 +311,12 @@ fn big_boards_agree_with_the_generic_engine() {
                 engine,
                 ..Options::default()
             };
-            let want = count(&p, Some(cap), &with(EngineChoice::Generic, 1)).solutions;
-            let serial = count(&p, Some(cap), &with(EngineChoice::Auto, 1)).solutions;
-            let parallel = in_pool(2, || count(&p, Some(cap), &with(EngineChoice::Auto, 2)));
+            let want = count(&p, &limited(cap, with(EngineChoice::Generic, 1))).solutions;
+            let serial = count(&p, &limited(cap, with(EngineChoice::Auto, 1))).solutions;
+            let parallel = in_pool(2, || count(&p, &limited(cap, with(EngineChoice::Auto, 2))));
             assert_eq!(serial, want, "{}", p.to_line());
             assert_eq!(parallel.solutions, want, "{}", p.to_line());
-            let first = sudoku_enum::solutions(&p, 100);
+            let first = sudoku_enum::solutions(&p, &limited(100, Options::default()));
             assert_eq!(first.len() as u128, want.min(100));
             let mut distinct = first.clone();
             distinct.sort();

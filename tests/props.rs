@@ -3,11 +3,8 @@
 use crate::oracle::{self, Rng};
 use proptest::prelude::*;
 use std::collections::HashSet;
-use std::sync::Mutex;
-use sudoku_enum::engine::generic::Generic;
-use sudoku_enum::engine::Engine;
-use sudoku_enum::sink::CollectSink;
-use sudoku_enum::{count, parallel, search, Options, Puzzle, Shape, Shared};
+use sudoku_enum::internals::{sub_problems, Engine, Generic, Shared};
+use sudoku_enum::{count, solutions, Options, Puzzle, Shape};
 
 fn shapes() -> impl Strategy<Value = Shape> {
     prop_oneof![
@@ -41,21 +38,12 @@ fn pool(n: usize) -> rayon::ThreadPool {
 }
 
 fn collect(p: &Puzzle, limit: u64, threads: usize) -> Vec<Vec<u8>> {
-    let shared = Shared::new(Some(limit));
-    let out = Mutex::new(Vec::new());
-    pool(threads).install(|| {
-        search(
-            p,
-            &Options {
-                threads,
-                ..Options::default()
-            },
-            &shared,
-            |_| CollectSink::default(),
-            |_, s: CollectSink| out.lock().unwrap().extend(s.solutions),
-        )
-    });
-    out.into_inner().unwrap()
+    let options = Options {
+        threads,
+        limit: Some(limit),
+        ..Options::default()
+    };
+    pool(threads).install(|| solutions(p, &options))
 }
 
 proptest! {
@@ -64,8 +52,8 @@ proptest! {
     /// Serial and parallel counts agree, and both match the reference solver.
     #[test]
     fn parallel_equals_serial(p in puzzles()) {
-        let serial = count(&p, Some(200_000), &Options::default());
-        let par = pool(4).install(|| count(&p, Some(200_000), &Options { threads: 4, ..Options::default() }));
+        let serial = count(&p, &Options { limit: Some(200_000), ..Options::default() });
+        let par = pool(4).install(|| count(&p, &Options { limit: Some(200_000), threads: 4, ..Options::default() }));
         prop_assert_eq!(serial.solutions, par.solutions);
         if serial.solutions < 20_000 {
             prop_assert_eq!(serial.solutions, oracle::count(&p, 200_000).unwrap() as u128);
@@ -75,7 +63,7 @@ proptest! {
     /// Limit N gives exactly min(N, total) distinct valid solutions that keep the givens.
     #[test]
     fn limit_gives_exactly_min_n_total(p in puzzles(), limit in 1u64..300, threads in 1usize..5) {
-        let total = count(&p, Some(100_000), &Options::default()).solutions;
+        let total = count(&p, &Options { limit: Some(100_000), ..Options::default() }).solutions;
         let sols = collect(&p, limit, threads);
         prop_assert_eq!(sols.len() as u128, total.min(limit as u128));
         let distinct: HashSet<_> = sols.iter().collect();
@@ -89,10 +77,10 @@ proptest! {
     #[test]
     fn split_pieces_sum_to_the_whole(p in puzzles(), target in 1usize..64) {
         let Some(root) = Generic::new(&p) else { return Ok(()); };
-        let whole = count(&p, Some(20_000), &Options::default());
+        let whole = count(&p, &Options { limit: Some(20_000), ..Options::default() });
         prop_assume!(whole.complete());
         let shared = Shared::new(None);
-        let subs = parallel::split(&root, target, &shared, None);
+        let subs = sub_problems(&root, target, &shared, None);
         let mut all = HashSet::new();
         let mut sum = 0u128;
         for sub in &subs {
@@ -112,17 +100,17 @@ proptest! {
     fn symmetries_keep_the_count(p in puzzles(), seed in any::<u64>()) {
         let shape = p.shape();
         let n = shape.side();
-        let base = count(&p, Some(50_000), &Options::default()).solutions;
+        let base = count(&p, &Options { limit: Some(50_000), ..Options::default() }).solutions;
         let mut rng = Rng::new(seed);
         let mut perm: Vec<u8> = (1..=n as u8).collect();
         for i in (1..n).rev() { perm.swap(i, rng.below(i + 1)); }
         let relabelled: Vec<u8> = p.cells().iter().map(|&v| if v == 0 { 0 } else { perm[v as usize - 1] }).collect();
         let q = Puzzle::new(shape, relabelled).unwrap();
-        prop_assert_eq!(count(&q, Some(50_000), &Options::default()).solutions, base);
+        prop_assert_eq!(count(&q, &Options { limit: Some(50_000), ..Options::default() }).solutions, base);
         let tshape = Shape::new(shape.box_cols(), shape.box_rows()).unwrap();
         let transposed: Vec<u8> = (0..n * n).map(|i| p.cells()[(i % n) * n + i / n]).collect();
         let t = Puzzle::new(tshape, transposed).unwrap();
-        prop_assert_eq!(count(&t, Some(50_000), &Options::default()).solutions, base);
+        prop_assert_eq!(count(&t, &Options { limit: Some(50_000), ..Options::default() }).solutions, base);
     }
 }
 

@@ -9,5 +9,5 @@ mod counts;
 mod nine;
 mod oracle;
 mod props;
-mod rate;
+mod setter;
 mod slurm;

@@ -10,14 +10,21 @@ pub fn puzzle_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Path of a file under `../shared/data`, if that folder is present (it is not in a user's clone).
-pub fn shared_data(name: &str) -> Option<PathBuf> {
+/// Path of a file under `../shared/data`, for the opt-in (`#[ignore]`d) tests over the full
+/// data sets. Panics, naming the file, when it is absent (it is not in a user's clone): an
+/// opt-in test that cannot run must fail, not pass without testing.
+pub fn shared_data(name: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join("shared")
         .join("data")
         .join(name);
-    p.exists().then_some(p)
+    assert!(
+        p.exists(),
+        "{} is absent: this opt-in test needs the project's shared data set beside the checkout",
+        p.display()
+    );
+    p
 }
 
 /// The tool under test.

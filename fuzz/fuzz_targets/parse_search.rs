@@ -3,23 +3,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::sync::Mutex;
-use sudoku_enum::sink::CollectSink;
-use sudoku_enum::{search, Options, ParseOptions, Reader, Shared};
+use sudoku_enum::internals::{search_in, Shared};
+use sudoku_enum::{CollectSink, Options, ParseOptions, Reader};
 
 fuzz_target!(|data: &[u8]| {
     for puzzle in Reader::new(data, ParseOptions::default()).flatten().map(|p| p.puzzle).take(4) {
         let shared = Shared::new(Some(3));
         shared.set_node_budget(20_000);
-        let found = Mutex::new(Vec::new());
-        let outcome = search(
-            &puzzle,
-            &Options::default(),
-            &shared,
-            |_| CollectSink::default(),
-            |_, s: CollectSink| found.lock().unwrap().extend(s.solutions),
-        );
-        let found = found.into_inner().unwrap();
+        let mut sink = CollectSink::default();
+        let outcome = search_in(&puzzle, &Options::default(), &shared, &mut sink);
+        let found = sink.solutions;
         assert_eq!(found.len() as u128, outcome.solutions);
         assert!(found.len() <= 3);
         for s in &found {

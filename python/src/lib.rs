@@ -16,10 +16,11 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use run::{run_items, thread_count};
-use std::sync::Mutex;
-use sudoku_enum::puzzle::line_of;
-use sudoku_enum::sink::{CollectSink, CountSink};
-use sudoku_enum::{search, Options, Outcome, Puzzle, Shape, Shared, Verdict};
+use std::ops::ControlFlow;
+use sudoku_enum::format::line_of;
+use sudoku_enum::{
+    count as count_solutions, search, Options, Outcome, Puzzle, Shape, Sink, Verdict,
+};
 
 /// Verdict codes, in the order of `VERDICTS`: a code below 3 is the number of solutions capped
 /// at 2.
@@ -41,35 +42,40 @@ fn verdict_code(outcome: &Outcome) -> PyResult<u8> {
     }
 }
 
-/// The verdict of a puzzle: a count up to 2, as the command line's `check`.
-fn check_one(puzzle: &Puzzle, options: &Options, shared: &Shared) -> Outcome {
-    search(puzzle, options, shared, |_| CountSink, |_, _| {})
+/// The first solution found in the earliest piece of the tree (of a search split across
+/// threads, or the only piece of a serial one), and which piece that was.
+#[derive(Default)]
+struct First(Option<(usize, Vec<u8>)>);
+
+impl Sink for First {
+    const NEEDS_GRID: bool = true;
+
+    fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
+        if self.0.is_none() {
+            self.0 = Some((0, grid.to_vec()));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn fork(&self, _piece: usize) -> First {
+        First(None)
+    }
+
+    fn join(&mut self, piece: usize, part: First) {
+        if let Some((_, grid)) = part.0 {
+            if self.0.as_ref().is_none_or(|(j, _)| piece < *j) {
+                self.0 = Some((piece, grid));
+            }
+        }
+    }
 }
 
 /// The search's outcome and its first solution (of the earliest piece of the tree, when the
 /// search was split).
-fn first_solution(
-    puzzle: &Puzzle,
-    options: &Options,
-    shared: &Shared,
-) -> (Outcome, Option<Vec<u8>>) {
-    let first = Mutex::new(None::<(usize, Vec<u8>)>);
-    let outcome = search(
-        puzzle,
-        options,
-        shared,
-        |_| CollectSink::default(),
-        |i, sink: CollectSink| {
-            if let Some(grid) = sink.solutions.into_iter().next() {
-                let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
-                if f.as_ref().is_none_or(|(j, _)| i < *j) {
-                    *f = Some((i, grid));
-                }
-            }
-        },
-    );
-    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
-    (outcome, first.map(|(_, grid)| grid))
+fn first_solution(puzzle: &Puzzle, options: &Options) -> (Outcome, Option<Vec<u8>>) {
+    let mut first = First::default();
+    let outcome = search(puzzle, options, &mut first);
+    (outcome, first.0.map(|(_, grid)| grid))
 }
 
 /// Count the solutions of one puzzle, up to `limit`.
@@ -84,10 +90,10 @@ fn count(
 ) -> PyResult<u128> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
     let threads = thread_count(threads)?;
-    let outcomes = run_items(py, 1, limit, threads, |_, shared, options| {
-        search(&puzzle, options, shared, |_| CountSink, |_, _| {}).solutions
+    let outcomes = run_items(py, 1, limit, threads, |_, options| {
+        count_solutions(&puzzle, options)
     })?;
-    Ok(outcomes.into_iter().next().unwrap_or(0))
+    Ok(outcomes.into_iter().next().map_or(0, |o| o.solutions))
 }
 
 /// The first solution of one puzzle as a line, or None.
@@ -101,13 +107,13 @@ fn solve(
 ) -> PyResult<Option<String>> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
     let threads = thread_count(threads)?;
-    let answers = run_items(py, 1, Some(1), threads, |_, shared, options| {
-        first_solution(&puzzle, options, shared).1
+    let answers = run_items(py, 1, Some(1), threads, |_, options| {
+        first_solution(&puzzle, options)
     })?;
     Ok(answers
         .into_iter()
         .next()
-        .flatten()
+        .and_then(|(_, grid)| grid)
         .map(|grid| line_of(puzzle.shape(), &grid)))
 }
 
@@ -139,8 +145,8 @@ fn check_codes(
         let chunk = py
             .detach(|| texts.parse(shape))
             .map_err(|e| batch_error(py, first, e))?;
-        let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
-            check_one(&chunk[i], options, shared)
+        let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, options| {
+            count_solutions(&chunk[i], options)
         })?;
         for outcome in &outcomes {
             codes.push(verdict_code(outcome)?);
@@ -206,8 +212,8 @@ fn check_array<'py>(
     };
     for_row_chunks(&array, shape, |first, chunk| {
         if solutions {
-            let answers = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
-                first_solution(&chunk[i], options, shared)
+            let answers = run_items(py, chunk.len(), Some(2), threads, |i, options| {
+                first_solution(&chunk[i], options)
             })?;
             for (k, (outcome, grid)) in answers.iter().enumerate() {
                 codes.push(verdict_code(outcome)?);
@@ -217,8 +223,8 @@ fn check_array<'py>(
                 }
             }
         } else {
-            let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, shared, options| {
-                check_one(&chunk[i], options, shared)
+            let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, options| {
+                count_solutions(&chunk[i], options)
             })?;
             for outcome in &outcomes {
                 codes.push(verdict_code(outcome)?);
@@ -249,10 +255,10 @@ fn solve_array<'py>(
     let width = array.shape()[1];
     let mut grids = vec![0u8; rows * width];
     for_row_chunks(&array, shape, |first, chunk| {
-        let answers = run_items(py, chunk.len(), Some(1), threads, |i, shared, options| {
-            first_solution(&chunk[i], options, shared).1
+        let answers = run_items(py, chunk.len(), Some(1), threads, |i, options| {
+            first_solution(&chunk[i], options)
         })?;
-        for (k, grid) in answers.iter().enumerate() {
+        for (k, (_, grid)) in answers.iter().enumerate() {
             if let Some(grid) = grid {
                 let at = (first + k) * width;
                 grids[at..at + width].copy_from_slice(grid);

@@ -23,11 +23,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
-use sudoku_enum::{Options, Shared, StopReason};
+use sudoku_enum::{Cancel, Options, Outcome, StopReason};
 
 /// How long the calling thread works between two looks for signals.
 pub const SLICE: Duration = Duration::from_millis(25);
@@ -55,48 +54,6 @@ pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
 /// The cores the process may use, read once: asking costs some microseconds (cgroup files),
 /// more than a whole small search.
 static CORES: OnceLock<usize> = OnceLock::new();
-
-// ---------------------------------------------------------------------------------------------
-// Cancel flags
-
-/// Free cancel flags. [`Shared::with_cancel`] wants a `&'static AtomicBool` (the CLI's is the
-/// Ctrl-C handler's static); each running search here needs its own, so flags are leaked once
-/// and reused: at most as many exist as searches ever ran at the same time.
-static FREE_FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
-
-/// A cancel flag owned by one search until dropped, when it goes back to the free list. Shared
-/// between the search and whoever may cancel it through an `Arc`, so it is never reused while
-/// either still holds it.
-pub struct CancelFlag(&'static AtomicBool);
-
-impl CancelFlag {
-    /// A lowered flag.
-    pub fn new() -> CancelFlag {
-        let reused = FREE_FLAGS.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let flag = reused.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))));
-        flag.store(false, Relaxed);
-        CancelFlag(flag)
-    }
-
-    /// The flag, for [`Shared::with_cancel`].
-    pub fn get(&self) -> &'static AtomicBool {
-        self.0
-    }
-
-    /// Ask the search to stop.
-    pub fn raise(&self) {
-        self.0.store(true, Relaxed);
-    }
-}
-
-impl Drop for CancelFlag {
-    fn drop(&mut self) {
-        FREE_FLAGS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(self.0);
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Thread pools
@@ -136,10 +93,29 @@ pub fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
 // ---------------------------------------------------------------------------------------------
 // Running items
 
-/// Answer items `0..n` with `job(i, shared, options)`, in order, with `threads` workers; every
-/// search gets a fresh [`Shared`] with solution limit `limit`. See the module docs for how the
-/// work is spread and interrupted. Errors: the `KeyboardInterrupt` (or whatever a Python signal
-/// handler raised), or a failure to start threads.
+/// What a job answers: something with the outcome of its search (to see whether it ran into
+/// the slice's deadline).
+pub trait Searched {
+    /// The outcome of the job's search.
+    fn outcome(&self) -> &Outcome;
+}
+
+impl Searched for Outcome {
+    fn outcome(&self) -> &Outcome {
+        self
+    }
+}
+
+impl<T> Searched for (Outcome, T) {
+    fn outcome(&self) -> &Outcome {
+        &self.0
+    }
+}
+
+/// Answer items `0..n` with `job(i, options)`, in order, with `threads` workers; every search
+/// stops at `limit` solutions. See the module docs for how the work is spread and interrupted.
+/// Errors: the `KeyboardInterrupt` (or whatever a Python signal handler raised), or a failure
+/// to start threads.
 pub fn run_items<T, J>(
     py: Python<'_>,
     n: usize,
@@ -148,10 +124,9 @@ pub fn run_items<T, J>(
     job: J,
 ) -> PyResult<Vec<T>>
 where
-    T: Send,
-    J: Fn(usize, &Shared, &Options) -> T + Sync,
+    T: Searched + Send,
+    J: Fn(usize, &Options) -> T + Sync,
 {
-    let serial = Options::default();
     let mut out: Vec<T> = Vec::with_capacity(n);
     let pool = if threads > 1 && n > 1 {
         Some(pool(threads)?)
@@ -161,15 +136,20 @@ where
     let mut slice_len = FIRST_SLICE_PER_THREAD * threads;
     while out.len() < n {
         let start = Instant::now();
-        let deadline = start + 2 * SLICE;
+        // One serial search per item, all stopping at the same deadline.
+        let inline = Options {
+            limit,
+            deadline: Some(start + 2 * SLICE),
+            ..Options::default()
+        };
+        let timed_out = |answer: &T| answer.outcome().stopped == Some(StopReason::TimedOut);
         let from = out.len();
         // Items answered inline, and the first one that ran into the deadline.
         let retry = py.detach(|| match &pool {
             None => {
                 for i in from..n {
-                    let shared = Shared::new(limit).with_deadline(Some(deadline));
-                    let answer = job(i, &shared, &serial);
-                    if shared.stopped() == Some(StopReason::TimedOut) {
+                    let answer = job(i, &inline);
+                    if timed_out(&answer) {
                         return vec![i];
                     }
                     out.push(answer);
@@ -185,9 +165,9 @@ where
                     (from..to)
                         .into_par_iter()
                         .map(|i| {
-                            let shared = Shared::new(limit).with_deadline(Some(deadline));
-                            let answer = job(i, &shared, &serial);
-                            (answer, shared.stopped() == Some(StopReason::TimedOut))
+                            let answer = job(i, &inline);
+                            let late = timed_out(&answer);
+                            (answer, late)
                         })
                         .collect()
                 });
@@ -209,9 +189,7 @@ where
         });
         py.check_signals()?;
         for i in retry {
-            let answer = on_worker(py, limit, threads, |shared, options| {
-                job(i, shared, options)
-            })?;
+            let answer = on_worker(py, limit, threads, |options| job(i, options))?;
             if i < out.len() {
                 out[i] = answer;
             } else {
@@ -222,35 +200,36 @@ where
     Ok(out)
 }
 
-/// Run one search `job(shared, options)` on a worker thread with `threads` workers, while the
-/// calling thread waits with the interpreter lock released and looks for signals every
-/// [`POLL`]. On a signal's exception the search is cancelled and waited for, then the exception
-/// is returned.
+/// Run one search `job(options)` on a worker thread with `threads` workers, stopping at `limit`
+/// solutions, while the calling thread waits with the interpreter lock released and looks for
+/// signals every [`POLL`]. On a signal's exception the search is cancelled and waited for,
+/// then the exception is returned.
 pub fn on_worker<T, J>(py: Python<'_>, limit: Option<u64>, threads: usize, job: J) -> PyResult<T>
 where
     T: Send,
-    J: FnOnce(&Shared, &Options) -> T + Send,
+    J: FnOnce(&Options) -> T + Send,
 {
     let pool = if threads > 1 {
         Some(pool(threads)?)
     } else {
         None
     };
-    let flag = CancelFlag::new();
-    let shared = Shared::new(limit).with_cancel(flag.get());
+    let cancel = Cancel::new();
     let options = Options {
         threads,
+        limit,
+        cancel: Some(cancel.clone()),
         ..Options::default()
     };
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel(1);
-        let (shared, options, pool) = (&shared, &options, pool.as_deref());
+        let (options, pool) = (&options, pool.as_deref());
         let worker = std::thread::Builder::new()
             .name("sudoku-enum-search".into())
             .spawn_scoped(scope, move || {
                 let answer = match pool {
-                    Some(pool) => pool.install(|| job(shared, options)),
-                    None => job(shared, options),
+                    Some(pool) => pool.install(|| job(options)),
+                    None => job(options),
                 };
                 // The receiver only goes away after a signal, when the answer is not wanted.
                 let _ = tx.send(answer);
@@ -268,7 +247,7 @@ where
                 Ok(answer) => return Ok(answer),
                 Err(RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
-                        flag.raise();
+                        cancel.cancel();
                         let _ = py.detach(move || worker.join());
                         return Err(e);
                     }

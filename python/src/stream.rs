@@ -6,15 +6,15 @@
 //! its cancel flag stops the search (within a few thousand nodes) and the worker's next hand-off
 //! fails, which stops it too.
 
-use crate::run::{CancelFlag, POLL};
+use crate::run::POLL;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::{Arc, Mutex};
-use sudoku_enum::puzzle::line_of;
-use sudoku_enum::{search, FnSink, Options, Puzzle, Shared};
+use std::sync::Mutex;
+use sudoku_enum::format::line_of;
+use sudoku_enum::{search, Cancel, FnSink, Options, Puzzle};
 
 /// Solutions the worker may have found and the reader not yet taken.
 const AHEAD: usize = 256;
@@ -38,15 +38,15 @@ enum State {
 #[pyclass(module = "sudoku_enum")]
 pub struct Solutions {
     state: Mutex<State>,
-    cancel: Arc<CancelFlag>,
+    cancel: Cancel,
 }
 
 impl Solutions {
     /// Start the worker for `puzzle`, stopping after `limit` solutions, with `threads` workers.
     pub fn start(puzzle: Puzzle, limit: Option<u64>, threads: usize) -> PyResult<Solutions> {
         let (tx, rx) = mpsc::sync_channel::<Item>(AHEAD);
-        let cancel = Arc::new(CancelFlag::new());
-        let flag = Arc::clone(&cancel);
+        let cancel = Cancel::new();
+        let flag = cancel.clone();
         RUNNING.fetch_add(1, Relaxed);
         let spawned = std::thread::Builder::new()
             .name("sudoku-enum-solutions".into())
@@ -81,30 +81,24 @@ fn produce(
     puzzle: &Puzzle,
     limit: Option<u64>,
     threads: usize,
-    cancel: &CancelFlag,
+    cancel: &Cancel,
     tx: &mpsc::SyncSender<Item>,
 ) -> Result<(), String> {
     let shape = puzzle.shape();
-    let shared = Shared::new(limit).with_cancel(cancel.get());
     let options = Options {
         threads,
+        limit,
+        cancel: Some(cancel.clone()),
         ..Options::default()
     };
     let run = || {
-        search(
-            puzzle,
-            &options,
-            &shared,
-            |_| {
-                let tx = tx.clone();
-                FnSink(move |grid: &[u8]| match tx.send(Ok(line_of(shape, grid))) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    // The iterator is gone.
-                    Err(_) => ControlFlow::Break(()),
-                })
-            },
-            |_, _| {},
-        );
+        let tx = tx.clone();
+        let mut sink = FnSink(move |grid: &[u8]| match tx.send(Ok(line_of(shape, grid))) {
+            Ok(()) => ControlFlow::Continue(()),
+            // The iterator is gone.
+            Err(_) => ControlFlow::Break(()),
+        });
+        search(puzzle, &options, &mut sink);
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if threads > 1 {
@@ -167,7 +161,7 @@ impl Solutions {
 
     /// Stop the search and release its thread; later `next()` calls end the iteration.
     fn close(&self) {
-        self.cancel.raise();
+        self.cancel.cancel();
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(*state, State::Ready(_)) {
             // Dropping the receiver makes the worker's next hand-off fail.
@@ -236,6 +230,6 @@ impl Solutions {
 impl Drop for Solutions {
     fn drop(&mut self) {
         // The receiver goes with `state`; the flag stops a search that finds nothing for a while.
-        self.cancel.raise();
+        self.cancel.cancel();
     }
 }

@@ -320,16 +320,16 @@ def test_solutions_is_lazy_and_stops_when_dropped():
 # Ctrl-C
 
 
-# A 25x25 puzzle (3 givens taken from one of ../shared/data/big_25x25.txt, which the peer harness
-# generated) whose first solution takes some 20 s of search on one core.
+# A 25x25 puzzle (puzzles/big/25x25_fully_minimal.txt, line 5) whose first solution takes some
+# 6 s of search on one core. (The puzzle this test used first fell to the big engine at once.)
 SLOW_25 = (
-    "4.E6...N.IB..2D.G7.K93..O.H5..FJ.EM.3.I9N............9.23G1OL....6B..E.NHK.....28.4..1ON..."
-    "9L5.JI.....8.J.D...F...K..I.3..LG..6......4.E..AN..FJG..23H..N.31.I..C.8.G..B.HM.......ME.K"
-    "....P..5C.2N..6OI....C.H.73...FB....PO....D.7....C..EM..O..5K..P.B84CJ.164GPD.25....MHK7N.."
-    "9.......A.25K7C....3..F..DG.A32.96E..O...P8.C...1.5.H..49.BJI..G......O.A..PCM....L....4F.."
-    "..I..N.........P.L..65KDG...J.2...ME...ALC.B..IHJ..574...D.6K5K..IO..G...M12BLA....F...41H."
-    "....J......6.DM..8B.9...N..1.....6E..O.8G74....PI8......BE.....G.2J..7.G.....5P9D.......6.8"
-    "BM41..2E..IHM...K481C.B.5..A.FNA.H64..G..3P.9.8....DL......J..C.A..M.E...I3..H."
+    "..9C........L8....DPK.MG3.....GEJN...1.B...I......HB.A..2..FD..GP..5L....J4...NELK.6.4.3.H"
+    ".A...P...BF...P......5I..ME..B...8.9MN...I.GEF...CK.2..B......JF.N..8.O1.4GE....9D3...D..."
+    ".L..4...HJF...3.7.I.8P......1DB..N..J...FO.C......39O...E..L..IM8.2H.N...1L6F4..G.P...5O.."
+    "I..KHMC82..........7...P.5...G..P.B.HL.9C...K.G834.EN2...5J6.D....9.F.N..2.1..O...A.....5."
+    "2....7...1.4B....B.NM..I8.D.9...F.........M6.E...1KN.A.B.J.HO.CLPL.3P45CD...H.B8...G.JK..."
+    "..H.C..P9.7..M.5..826.D.I.51K.O6.J..L..3P....HN..7A.KB.....31..J28N...GI....I..3.M.4......"
+    ".L1....O..E..8...G..6.B3.IH4...JA72.7..J..N.A..4L..P.9..5F..4..LHF1.2K8.N.M..3.AE...."
 )
 
 

@@ -1,7 +1,8 @@
 //! Command-line arguments (clap derive).
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use sudoku_enum::estimate;
 use sudoku_enum::format::Layout;
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
@@ -92,12 +93,12 @@ pub enum Command {
     },
     /// Cut each puzzle into disjoint parts (one-line sub-puzzles) to count anywhere with
     /// `count --json`; `merge` adds the results up.
-    Split(super::cluster::SplitArgs),
+    Split(SplitArgs),
     /// Add up `count --json` results of the parts written by `split`, refusing when a part is
     /// missing, duplicated or incomplete.
-    Merge(super::cluster::MergeArgs),
+    Merge(MergeArgs),
     /// Estimate the solution count, tree size and count time by random probes (Knuth 1975).
-    Estimate(super::cluster::EstimateArgs),
+    Estimate(EstimateArgs),
 }
 
 /// Options every subcommand takes.
@@ -131,6 +132,94 @@ pub struct Common {
     /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).
     #[arg(long, value_enum, default_value = "auto", hide = true)]
     pub engine: EngineArg,
+}
+
+/// `split` arguments.
+#[derive(Debug, Args, Clone)]
+#[command(group(ArgGroup::new("how").required(true).args(["parts", "depth"])))]
+pub struct SplitArgs {
+    /// Puzzle files; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Cut each puzzle into about K parts of similar estimated work (at least K where the tree
+    /// allows; the last cut may add a few).
+    #[arg(short = 'k', long, value_name = "K")]
+    pub parts: Option<usize>,
+    /// Cut each puzzle after D branch decisions instead (every surviving node is a part).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<usize>,
+    /// Box shape RxC; inferred from the puzzle size when absent.
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    pub box_shape: Option<Shape>,
+    /// Worker threads for the work estimates (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Engine for 9x9 puzzles (its tree is the one cut).
+    #[arg(long, value_enum, default_value = "auto", hide = true)]
+    pub engine: EngineArg,
+}
+
+/// `estimate` arguments.
+#[derive(Debug, Args, Clone)]
+pub struct EstimateArgs {
+    /// Puzzle files; standard input when none is given or for `-`.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Random probes per puzzle.
+    #[arg(short = 's', long, value_name = "S", default_value_t = estimate::DEFAULT_SAMPLES)]
+    pub samples: u64,
+    /// Seed of the random probes (the same seed gives the same estimate).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Pieces the top of the tree is expanded into before probing (1: Knuth's plain estimator).
+    #[arg(long, value_name = "N", default_value_t = estimate::DEFAULT_STRATA)]
+    pub strata: usize,
+    /// Seconds of real counting used to measure the node rate (0: skip the prediction).
+    #[arg(long, value_name = "SECS", default_value_t = 0.2, value_parser = parse_secs0)]
+    pub calibrate: f64,
+    /// Box shape RxC; inferred from the puzzle size when absent.
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    pub box_shape: Option<Shape>,
+    /// Worker threads for the probes; the prediction is also given for this many.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// JSON Lines output: one object per puzzle.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Engine for 9x9 puzzles.
+    #[arg(long, value_enum, default_value = "auto", hide = true)]
+    pub engine: EngineArg,
+}
+
+/// `merge` arguments.
+#[derive(Debug, Args, Clone)]
+pub struct MergeArgs {
+    /// JSON Lines from `count --json` on the parts; standard input when none is given or for `-`.
+    #[arg(value_name = "RESULTS")]
+    pub results: Vec<PathBuf>,
+    /// The parts file written by `split` (the reference: every part must have one complete
+    /// result).
+    #[arg(long, value_name = "PARTS_FILE")]
+    pub parts: PathBuf,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+fn parse_secs0(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..1e6).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds")),
+    }
 }
 
 /// `count --count-by` values.

@@ -5,9 +5,12 @@
 //! and renamed to `OUT` only when the dump completed, so an interrupted or failed dump never
 //! leaves a file that looks complete. Only whole lines are ever written.
 
-use super::progress::{Batch, Ticker};
-use super::report::{Mode, Summary};
-use super::{display_name, exit, open_input, progress, Config, Fatal, CANCEL};
+use super::batch::exit_code;
+use super::config::Config;
+use super::input::{for_each_input, report_bad, InputErrors, Record};
+use super::progress::{self, Batch, Ticker};
+use super::report::{CountSummary, Job, Summary};
+use super::status::{exit, Fatal, CANCEL};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -19,10 +22,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use sudoku_enum::format::{render, Layout};
-use sudoku_enum::parse::{Parsed, ReadError, Reader};
-use sudoku_enum::puzzle::digit_char;
-use sudoku_enum::{search, Shape, Shared, Sink, StopReason};
+use sudoku_enum::format::{digit_char, render, Layout};
+use sudoku_enum::{search, Progress, Shape, Sink, StopReason};
 
 /// Bytes a worker buffers before handing them to the writer.
 const BATCH_BYTES: usize = 16 * 1024;
@@ -40,8 +41,8 @@ struct DumpSink<'a> {
     layout: Layout,
     json_source: Option<&'a str>,
     last_send: Instant,
-    /// `--ordered`: this sink's sub-problem and the turn-keeper.
-    order: Option<(usize, &'a Order<'a>)>,
+    /// `--ordered`: this sink's piece of the search and the turn-keeper.
+    order: Option<(usize, &'a Order)>,
 }
 
 impl DumpSink<'_> {
@@ -67,10 +68,24 @@ impl DumpSink<'_> {
     }
 
     fn status(&self) -> ControlFlow<()> {
-        if self.failed.load(Relaxed) {
+        if self.failed.load(Relaxed) || self.order.is_some_and(|(_, o)| o.is_full()) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
+        }
+    }
+
+    /// Hand over what is left: to the writer, or in `--ordered` mode to the turn-keeper as
+    /// this piece's rest (parked until its turn, then the turn passes on).
+    fn close(mut self) {
+        match self.order {
+            Some((index, order)) => {
+                let buf = std::mem::take(&mut self.buf);
+                order.finish(index, &self.tx, buf, self.count);
+            }
+            None => {
+                let _ = self.send();
+            }
         }
     }
 }
@@ -78,34 +93,40 @@ impl DumpSink<'_> {
 /// Bytes a waiting `--ordered` sub-problem may hold before it waits for its turn.
 const ORDERED_CAP: usize = 256 * 1024;
 
-/// `--ordered`: sub-problems are in search order; the one whose turn it is (the head) streams,
-/// later ones buffer up to [`ORDERED_CAP`] and then wait, finished ones park their output until
-/// their turn. The limit is applied here, in order, so the output is exactly the first N
-/// solutions of a one-thread run.
-struct Order<'a> {
+/// `--ordered`: the pieces of the search are in search order; the one whose turn it is (the
+/// head) streams, later ones buffer up to [`ORDERED_CAP`] and then wait, finished ones park
+/// their output until their turn. The limit is applied here, in order, so the output is
+/// exactly the first N solutions of a one-thread run; once it is reached every sink says stop.
+struct Order {
     state: Mutex<OrderState>,
     turn: Condvar,
     limit: Option<u64>,
-    shared: &'a Shared,
+    /// The limit was reached.
+    full: AtomicBool,
 }
 
 #[derive(Default)]
 struct OrderState {
     head: usize,
-    /// Finished sub-problems waiting for their turn: (bytes, solutions).
+    /// Finished pieces waiting for their turn: (bytes, solutions).
     parked: BTreeMap<usize, (Vec<u8>, u64)>,
     /// Solutions handed to the writer.
     emitted: u64,
 }
 
-impl<'a> Order<'a> {
-    fn new(limit: Option<u64>, shared: &'a Shared) -> Order<'a> {
+impl Order {
+    fn new(limit: Option<u64>) -> Order {
         Order {
             state: Mutex::new(OrderState::default()),
             turn: Condvar::new(),
             limit,
-            shared,
+            full: AtomicBool::new(false),
         }
+    }
+
+    /// The limit was reached: the search must stop.
+    fn is_full(&self) -> bool {
+        self.full.load(Relaxed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, OrderState> {
@@ -145,7 +166,7 @@ impl<'a> Order<'a> {
             return ControlFlow::Break(());
         }
         if take < count || Some(st.emitted) == self.limit {
-            self.shared.request_stop(StopReason::Limit);
+            self.full.store(true, Relaxed);
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -161,7 +182,9 @@ impl<'a> Order<'a> {
     ) -> ControlFlow<()> {
         let mut st = self.lock();
         while st.head != index {
-            if self.shared.stopped().is_some() {
+            // Past the limit, or interrupted: no turn is worth waiting for. (Other stops end
+            // the earlier pieces, so the turn comes.)
+            if self.is_full() || CANCEL.is_cancelled() {
                 return ControlFlow::Break(());
             }
             st = self
@@ -175,7 +198,7 @@ impl<'a> Order<'a> {
         self.emit(&mut st, tx, full, n)
     }
 
-    /// Sub-problem `index` is done: send or park its rest, and pass the turn on.
+    /// Piece `index` is done: send or park its rest, and pass the turn on.
     fn finish(&self, index: usize, tx: &SyncSender<Vec<u8>>, buf: Vec<u8>, count: u64) {
         let mut st = self.lock();
         st.parked.insert(index, (buf, count));
@@ -195,6 +218,9 @@ impl Sink for DumpSink<'_> {
     const NEEDS_GRID: bool = true;
 
     fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
+        if self.order.is_some_and(|(_, o)| o.is_full()) {
+            return ControlFlow::Break(());
+        }
         match (self.json_source, self.layout) {
             (Some(source), _) => {
                 let line: String = grid.iter().map(|&v| digit_char(self.shape, v)).collect();
@@ -219,6 +245,21 @@ impl Sink for DumpSink<'_> {
         } else {
             ControlFlow::Continue(())
         }
+    }
+
+    fn fork(&self, piece: usize) -> Self {
+        DumpSink {
+            tx: self.tx.clone(),
+            buf: Vec::with_capacity(BATCH_BYTES + 1024),
+            count: 0,
+            last_send: Instant::now(),
+            order: self.order.map(|(_, o)| (piece, o)),
+            ..*self
+        }
+    }
+
+    fn join(&mut self, _piece: usize, part: Self) {
+        part.close();
     }
 }
 
@@ -322,91 +363,71 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let mut summary = Summary::default();
     let mut written: u128 = 0;
     let mut interrupted = false;
-    'files: for path in &cfg.files {
-        let name = display_name(path);
-        let input = match open_input(path) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("sudoku-enum: {name}: {e}");
-                summary.io_errors += 1;
-                continue;
-            }
-        };
-        let mut seen_any = false;
-        let mut read_failed = false;
-        for item in Reader::new(input, cfg.parse) {
-            let Parsed { line, puzzle } = match item {
-                Ok(p) => p,
-                Err(ReadError::Parse(e)) => {
-                    seen_any = true;
-                    eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
+    let mut errors = InputErrors::default();
+    for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
+        for record in records {
+            let (line, puzzle) = match record {
+                Record::Puzzle(line, puzzle) => (line, puzzle),
+                Record::Bad(e) => {
+                    report_bad(name, &e);
                     summary.unreadable += 1;
                     if cfg.strict {
-                        break 'files;
+                        return Ok(ControlFlow::Break(()));
                     }
                     continue;
                 }
-                Err(ReadError::Io(e)) => {
-                    eprintln!("sudoku-enum: {name}: read error: {e}");
-                    summary.io_errors += 1;
-                    read_failed = true;
-                    break;
-                }
             };
-            seen_any = true;
             let source = format!("{name}:{line}");
             // In --ordered mode the limit is applied in order by `Order`, not by the workers.
-            let shared = Arc::new(cfg.shared(if ordered { None } else { cfg.limit }));
-            ticker.watch(Arc::clone(&shared));
-            let json_source = cfg.json.then_some(source.as_str());
-            let failed_ref: &AtomicBool = &failed;
-            let order = Order::new(cfg.limit, &shared);
-            let order_ref = ordered.then_some(&order);
-            let mut outcome = search(
-                &puzzle,
-                &cfg.options(),
-                &shared,
-                |i| DumpSink {
-                    tx: tx.clone(),
-                    buf: Vec::with_capacity(BATCH_BYTES + 1024),
-                    count: 0,
-                    failed: failed_ref,
-                    shape: puzzle.shape(),
-                    layout: cfg.layout,
-                    json_source,
-                    last_send: Instant::now(),
-                    order: order_ref.map(|o| (i, o)),
-                },
-                |i, mut sink| match order_ref {
-                    Some(o) => o.finish(i, &sink.tx, std::mem::take(&mut sink.buf), sink.count),
-                    None => {
-                        let _ = sink.send();
-                    }
-                },
-            );
+            let progress = Progress::new();
+            ticker.watch(progress.clone());
+            let limit = if ordered { None } else { cfg.limit };
+            let options = cfg.options(limit, Some(progress));
+            let order = Order::new(cfg.limit);
+            let mut sink = DumpSink {
+                tx: tx.clone(),
+                buf: Vec::with_capacity(BATCH_BYTES + 1024),
+                count: 0,
+                failed: &failed,
+                shape: puzzle.shape(),
+                layout: cfg.layout,
+                json_source: cfg.json.then_some(source.as_str()),
+                last_send: Instant::now(),
+                // A serial search runs in the root sink: the first piece.
+                order: ordered.then_some((0, &order)),
+            };
+            let mut outcome = search(&puzzle, &options, &mut sink);
+            // In a split search the root sink holds nothing (the pieces' sinks were closed).
+            if sink.count > 0 || !sink.buf.is_empty() {
+                sink.close();
+            }
             if ordered {
                 outcome.solutions = order.emitted() as u128;
+                // The turn-keeper stopped the search at the limit (through a sink, or not at
+                // all when the last solutions came in a finished piece).
+                if order.is_full() && matches!(outcome.stopped, None | Some(StopReason::Sink)) {
+                    outcome.stopped = Some(StopReason::Limit);
+                }
             }
             ticker.unwatch();
             written += outcome.solutions;
-            summary.add(Mode::Dump, &outcome);
+            summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
             if !cfg.quiet {
-                eprintln!("{source}: {}", super::report::CountSummary(&outcome));
+                eprintln!("{source}: {}", CountSummary(&outcome));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
-                break 'files;
+                return Ok(ControlFlow::Break(()));
             }
-            if outcome.stopped == Some(StopReason::Cancelled) || CANCEL.load(Relaxed) {
+            if outcome.stopped == Some(StopReason::Cancelled) || CANCEL.is_cancelled() {
                 interrupted = true;
-                break 'files;
+                return Ok(ControlFlow::Break(()));
             }
         }
-        if !seen_any && !read_failed {
-            eprintln!("sudoku-enum: {name}: no puzzle found");
-            summary.unreadable += 1;
-        }
-    }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    summary.io_errors += errors.io;
+    summary.unreadable += errors.empty;
     drop(tx);
     let written_ok = handle
         .join()
@@ -450,7 +471,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         }
     }
     if !cfg.quiet {
-        eprintln!("{}", summary.line(Mode::Dump, started.elapsed()));
+        eprintln!("{}", summary.line(Job::Dump, started.elapsed()));
     }
-    Ok(super::exit_code(&summary))
+    Ok(exit_code(&summary))
 }

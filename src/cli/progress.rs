@@ -1,4 +1,4 @@
-//! Progress bars on stderr. Workers only bump relaxed atomics (in `Shared` or [`Batch`]); a
+//! Progress bars on stderr. Workers only bump relaxed atomics (a search's [`Progress`] or a [`Batch`]); a
 //! ticker thread copies them into an indicatif bar ten times a second. Nothing is drawn for runs
 //! shorter than about a second, when stderr is not a terminal, or with `--quiet`.
 
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use sudoku_enum::Shared;
+use sudoku_enum::Progress;
 
 /// Counters of a batch run, bumped once per puzzle.
 #[derive(Debug, Default)]
@@ -23,7 +23,7 @@ pub struct Batch {
 pub struct Ticker {
     stop: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
-    current: Arc<Mutex<Option<Arc<Shared>>>>,
+    current: Arc<Mutex<Option<Progress>>>,
 }
 
 /// Whether bars may be drawn at all.
@@ -35,7 +35,7 @@ impl Ticker {
     /// Start a ticker (a no-op when `enabled` is false). `what` names the unit ("solutions").
     pub fn start(enabled: bool, batch: Arc<Batch>, what: &'static str) -> Ticker {
         let stop = Arc::new(AtomicBool::new(false));
-        let current: Arc<Mutex<Option<Arc<Shared>>>> = Arc::new(Mutex::new(None));
+        let current: Arc<Mutex<Option<Progress>>> = Arc::new(Mutex::new(None));
         if !enabled {
             return Ticker {
                 stop,
@@ -58,8 +58,8 @@ impl Ticker {
     }
 
     /// Follow one search in detail (fraction of the tree, ETA) until [`Ticker::unwatch`].
-    pub fn watch(&self, shared: Arc<Shared>) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(shared);
+    pub fn watch(&self, progress: Progress) {
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress);
     }
 
     /// Go back to batch counters.
@@ -88,7 +88,7 @@ impl Drop for Ticker {
 
 fn tick(
     stop: Arc<AtomicBool>,
-    current: Arc<Mutex<Option<Arc<Shared>>>>,
+    current: Arc<Mutex<Option<Progress>>>,
     batch: Arc<Batch>,
     what: &'static str,
 ) {
@@ -125,20 +125,20 @@ fn tick(
         }
         let now = Instant::now();
         match watched {
-            Some(shared) => {
-                let sols = shared.solutions.load(Relaxed);
+            Some(progress) => {
+                let sols = progress.solutions();
                 let dt = now.duration_since(last.0).as_secs_f64();
                 if dt >= 0.5 {
                     let r = sols.saturating_sub(last.1) as f64 / dt;
                     rate = if rate == 0.0 { r } else { 0.7 * rate + 0.3 * r };
                     last = (now, sols);
                 }
-                b.set_position((shared.fraction_done() * 1000.0) as u64);
+                b.set_position((progress.fraction_done() * 1000.0) as u64);
                 b.set_message(format!(
                     "{} {what}, {}/s, {} nodes",
                     HumanCount(sols),
                     HumanCount(rate as u64),
-                    HumanCount(shared.nodes.load(Relaxed))
+                    HumanCount(progress.nodes())
                 ));
             }
             None => {
@@ -155,5 +155,64 @@ fn tick(
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+}
+
+/// A progress bar for a counter, drawn only after about a second, only on a terminal.
+pub struct Bar {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Bar {
+    /// `len`: the counter's end (a spinner without). `message` is shown beside the count.
+    pub fn start(quiet: bool, counter: Arc<AtomicU64>, len: Option<u64>, message: String) -> Bar {
+        let stop = Arc::new(AtomicBool::new(false));
+        if !enabled(quiet) {
+            return Bar { stop, handle: None };
+        }
+        let stop2 = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut bar: Option<ProgressBar> = None;
+            while !stop2.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if started.elapsed() < Duration::from_millis(900) {
+                    continue;
+                }
+                let b = bar.get_or_insert_with(|| {
+                    let b =
+                        ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr_with_hz(10));
+                    let template = if len.is_some() {
+                        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (ETA {eta})"
+                    } else {
+                        "{spinner} [{elapsed_precise}] {human_pos} {msg}"
+                    };
+                    if let Ok(style) = ProgressStyle::with_template(template) {
+                        b.set_style(style);
+                    }
+                    b.set_message(message.clone());
+                    b.enable_steady_tick(Duration::from_millis(200));
+                    b
+                });
+                b.set_position(counter.load(Relaxed));
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        Bar {
+            stop,
+            handle: Some(handle),
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
     }
 }

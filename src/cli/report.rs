@@ -1,16 +1,17 @@
 //! Turning outcomes into text lines or JSON objects, and the end-of-run summary.
 
+use super::explain;
 use serde_json::{json, Map, Value};
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
 use sudoku_enum::format::{render, Layout};
-use sudoku_enum::rate::{explain_json, explain_text, Minimality, Rating};
+use sudoku_enum::setter::{Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
 
 /// Which job a line answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum Job {
     /// `count`
     Count,
     /// `check`
@@ -121,27 +122,27 @@ impl fmt::Display for CountSummary<'_> {
 /// builds no string per puzzle.
 pub fn write_text(
     out: &mut impl Write,
-    mode: Mode,
+    job: Job,
     a: &Answer<'_>,
     layout: Layout,
     explain: bool,
 ) -> io::Result<()> {
     let o = &a.outcome;
-    match mode {
-        Mode::Check => match (&a.rating, explain) {
+    match job {
+        Job::Check => match (&a.rating, explain) {
             (Some(r), true) => writeln!(
                 out,
                 "# {}\n{}",
                 a.source,
-                explain_text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
+                explain::text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
             ),
             _ => match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
                 Some(words) => write_line(out, a.source, words),
                 None => writeln!(out, "{}: {}{}", a.source, VerdictText(o), MinimalNote(a)),
             },
         },
-        Mode::Count | Mode::Dump => writeln!(out, "{}: {}", a.source, CountSummary(o)),
-        Mode::Solve => writeln!(out, "{}", solve_text(a, layout)),
+        Job::Count | Job::Dump => writeln!(out, "{}: {}", a.source, CountSummary(o)),
+        Job::Solve => writeln!(out, "{}", solve_text(a, layout)),
     }
 }
 
@@ -197,7 +198,7 @@ impl fmt::Display for MinimalNote<'_> {
                 f.write_str(", not minimal: redundant givens ")?;
                 for (i, &c) in m.redundant.iter().enumerate() {
                     let sep = if i == 0 { "" } else { " " };
-                    let digit = sudoku_enum::puzzle::digit_char(shape, a.puzzle.cells()[c]);
+                    let digit = sudoku_enum::format::digit_char(shape, a.puzzle.cells()[c]);
                     write!(f, "{sep}{}={digit}", shape.cell_name(c))?;
                 }
                 Ok(())
@@ -248,7 +249,7 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
 }
 
 /// One JSON object per puzzle.
-pub fn json(mode: Mode, a: &Answer<'_>, limit: Option<u64>) -> Value {
+pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
     let o = &a.outcome;
     let mut m = Map::new();
     m.insert("source".into(), json!(a.source.to_string()));
@@ -268,7 +269,7 @@ pub fn json(mode: Mode, a: &Answer<'_>, limit: Option<u64>) -> Value {
         m.insert("cells".into(), json!([c.first, c.second]));
         m.insert("house".into(), json!(c.house));
     }
-    if mode == Mode::Solve {
+    if job == Job::Solve {
         if let Some(s) = &a.solution {
             m.insert(
                 "solution".into(),
@@ -277,7 +278,7 @@ pub fn json(mode: Mode, a: &Answer<'_>, limit: Option<u64>) -> Value {
         }
     }
     if let Some(r) = &a.rating {
-        let extra = explain_json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
+        let extra = explain::json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
         if let Value::Object(extra) = extra {
             for (k, v) in extra {
                 m.entry(k).or_insert(v);
@@ -325,7 +326,7 @@ pub struct Summary {
 
 impl Summary {
     /// Account one answer.
-    pub fn add(&mut self, mode: Mode, o: &Outcome) {
+    pub fn add(&mut self, job: Job, o: &Outcome) {
         self.puzzles += 1;
         self.solutions += o.solutions;
         let v = o.verdict();
@@ -336,9 +337,9 @@ impl Summary {
             Verdict::Invalid => self.invalid += 1,
             Verdict::Unknown => self.unknown += 1,
         }
-        let holds = match mode {
-            Mode::Check => v == Verdict::Unique,
-            Mode::Count | Mode::Solve | Mode::Dump => {
+        let holds = match job {
+            Job::Check => v == Verdict::Unique,
+            Job::Count | Job::Solve | Job::Dump => {
                 o.solutions > 0 && o.conflict.is_none() && o.stopped != Some(StopReason::TimedOut)
             }
         };
@@ -348,12 +349,12 @@ impl Summary {
     }
 
     /// The closing line on stderr.
-    pub fn line(&self, mode: Mode, elapsed: Duration) -> String {
-        let verb = match mode {
-            Mode::Count => "counted",
-            Mode::Check => "checked",
-            Mode::Solve => "solved",
-            Mode::Dump => "dumped",
+    pub fn line(&self, job: Job, elapsed: Duration) -> String {
+        let verb = match job {
+            Job::Count => "counted",
+            Job::Check => "checked",
+            Job::Solve => "solved",
+            Job::Dump => "dumped",
         };
         let mut s = format!(
             "{verb} {} puzzle{} in {:.3} s: {} unique, {} multiple, {} unsolvable, {} invalid",
@@ -374,7 +375,7 @@ impl Summary {
         if self.io_errors > 0 {
             s += &format!(", {} file errors", self.io_errors);
         }
-        if mode == Mode::Count {
+        if job == Job::Count {
             s += &format!("; {} solutions in all", self.solutions);
         }
         s

@@ -6,13 +6,11 @@
 //! The search branches on the open cell with the fewest candidates and backtracks by copying
 //! the state into a preallocated stack of levels, so the loop does not allocate.
 
-use super::bands::Tail;
-use super::tally::Tally;
 use super::{Engine, Expansion};
-use crate::control::Ctx;
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
+use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -304,11 +302,7 @@ fn search_level<S: Sink>(
     let (cell, mut cands) = {
         let st = &scratch.levels[depth];
         if st.open == 0 {
-            return if S::NEEDS_GRID {
-                ctx.solution(&st.value, weight)
-            } else {
-                ctx.solutions(1, weight)
-            };
+            return ctx.solved(&st.value, weight);
         }
         let cell = match ctx.bands {
             None => st.branch_cell(),
@@ -317,14 +311,9 @@ fn search_level<S: Sink>(
                 // else (or where it declines: `asked`) branch in the first open band.
                 let rows = plan.rows();
                 let k = st.filled_bands(t, rows);
-                if k > asked {
-                    let mut rem = [0u64; 64];
-                    st.lacking(t, rows, k, &mut rem[..t.n]);
-                    match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
-                        Tail::Count(n, w) => return Tally::solutions_wide(ctx, n, w),
-                        Tail::Stopped => return ControlFlow::Break(()),
-                        Tail::Declined => asked = k,
-                    }
+                let lacking = |rem: &mut [u64]| st.lacking(t, rows, k, rem);
+                if let Some(flow) = ctx.band_boundary(k, &mut asked, t.n, weight, lacking) {
+                    return flow;
                 }
                 let band = rows * t.n;
                 st.branch_cell_in(k * band..(k + 1) * band)
@@ -445,8 +434,8 @@ impl Generic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::Shared;
     use crate::sink::{CollectSink, CountSink};
+    use crate::solver::Shared;
 
     fn count(p: &Puzzle) -> u128 {
         let Some(e) = Generic::new(p) else { return 0 };

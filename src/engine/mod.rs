@@ -1,66 +1,30 @@
 //! The search engines: the hot code. Each keeps a fully propagated state, branches on the most
 //! constrained cell, and backtracks by copying state. No allocation, I/O or `dyn` in the loop.
 //!
-//! - [`big`]: boards above 12×12: cell and position views, locked candidates, conflict-weighted
-//!   branching; `u16`, `u32` or `u64` masks by side.
 //! - [`generic`]: any R×C box shape up to 64×64 (u64 candidate masks), plain: the engine up to
 //!   12×12 and the cross-check.
-//! - [`nine`]: a specialised 9×9 bitboard engine.
-//! - [`configs`]: the 9×9 engine's second branching rule (a digit's configuration in a band
-//!   or stack), for the hard part of uniqueness checks.
-//! - [`tally`]: what the 9×9 search reports to: the worker's context, or a private counter for
-//!   a bounded attempt.
-//! - `lanes`: band-wide word operations of the 9×9 engine (SSE2 on x86-64, portable
-//!   elsewhere).
-//! - [`memo`]: the table of subtree counts that exhaustive 9×9 counting keeps per thread.
+//! - [`nine`]: a specialised 9×9 bitboard engine, with everything only it uses (tables, a
+//!   second branching rule, the table of subtree counts, band-wide word operations).
+//! - [`big`]: boards above 12×12: cell and position views, locked candidates, conflict-weighted
+//!   branching; `u16`, `u32` or `u64` masks by side.
+//! - [`bands`]: counting by bands, the count-mode strategy every engine's search can hand a
+//!   filled band to.
+//! - [`select`]: which engine runs a puzzle ([`EngineChoice`], `with_engine!`).
+//!
+//! A new engine implements [`Engine`] and gets a branch in `select`'s `with_engine!`.
 
-pub mod bands;
-pub mod big;
-pub mod configs;
-pub mod generic;
-mod lanes;
-pub mod memo;
-pub mod nine;
-pub mod tally;
+pub(crate) mod bands;
+pub(crate) mod big;
+pub(crate) mod generic;
+pub(crate) mod nine;
+pub(crate) mod select;
 
-use crate::control::Ctx;
+pub use select::EngineChoice;
+
 use crate::puzzle::Puzzle;
 use crate::sink::Sink;
+use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
-
-/// The one engine-selection rule: the 9×9 engine for 3×3 boxes; the big engine ([`big::Big`],
-/// at the narrowest mask width the side fits) for sides above 12, where its inference pays
-/// (hard 14×14 to 25×25 puzzles: 8–115 times fewer nodes); the plain generic engine for the
-/// other shapes up to 12×12 (its nodes are cheaper, and there even minimal puzzles take a few
-/// dozen nodes: it counts the 6×6 grids twice as fast and sparse 12×12 puzzles 20% faster)
-/// and when asked for (a cross-check). `with_engine!(puzzle, choice, |root|
-/// expr)` builds the propagated root state of the chosen engine and evaluates `expr` with it
-/// (generic over the engine type), giving `Some(expr)`, or `None` when propagation alone
-/// proves there is no solution.
-macro_rules! with_engine {
-    ($puzzle:expr, $choice:expr, |$root:ident| $body:expr) => {{
-        let puzzle: &$crate::puzzle::Puzzle = $puzzle;
-        let shape = puzzle.shape();
-        if $choice == $crate::solver::EngineChoice::Generic
-            || (shape.side() <= 12 && shape != $crate::shape::Shape::NINE)
-        {
-            <$crate::engine::generic::Generic as $crate::engine::Engine>::new(puzzle)
-                .map(|$root| $body)
-        } else if shape == $crate::shape::Shape::NINE {
-            <$crate::engine::nine::Nine as $crate::engine::Engine>::new(puzzle).map(|$root| $body)
-        } else if shape.side() <= 16 {
-            <$crate::engine::big::Big<u16> as $crate::engine::Engine>::new(puzzle)
-                .map(|$root| $body)
-        } else if shape.side() <= 32 {
-            <$crate::engine::big::Big<u32> as $crate::engine::Engine>::new(puzzle)
-                .map(|$root| $body)
-        } else {
-            <$crate::engine::big::Big<u64> as $crate::engine::Engine>::new(puzzle)
-                .map(|$root| $body)
-        }
-    }};
-}
-pub(crate) use with_engine;
 
 /// What [`Engine::expand`] found at a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +55,7 @@ pub trait Engine: Sized + Clone + Send + Sync {
     /// Branch once: push the propagated children (in search order) onto `out`.
     fn expand(&self, out: &mut Vec<Self>) -> Expansion;
 
-    /// Branch once as counting by bands does ([`bands`]): on a cell of the first band (its
+    /// Branch once as counting by bands does (`bands`): on a cell of the first band (its
     /// first `rows` rows), which is filled first; `None` once it is filled (a boundary: its
     /// search counts what lies below through the band plan).
     fn expand_bands(&self, out: &mut Vec<Self>, rows: usize) -> Option<Expansion>;

@@ -29,11 +29,10 @@ mod orient;
 mod places;
 pub(crate) mod table;
 
-pub use orient::Orientation;
 pub(crate) use orient::{cost, orientations};
 
-use crate::control::Shared;
 use crate::shape::Shape;
+use crate::solver::shared::Shared;
 use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
 use places::{Cache, Places, KEY_WORDS};
 use std::cell::RefCell;
@@ -55,7 +54,7 @@ pub(crate) enum Tail {
 /// combinations, and the progress it reports (the top band's ways, each its share of the
 /// state's weight).
 struct Watch<'a> {
-    shared: &'a Shared,
+    shared: &'a Shared<'a>,
     /// The band of the boundary (only its ways report progress).
     top: usize,
     weight: f64,
@@ -215,15 +214,11 @@ impl Plan {
         WORK.with(|cell| {
             let mut work = cell.borrow_mut();
             let work = &mut *work;
-            if work
-                .table
-                .as_ref()
-                .map_or(true, |t| t.words() != self.words)
-            {
+            if work.table.as_ref().is_none_or(|t| t.words() != self.words) {
                 work.table = Some(Table::new(self.words, TABLE_BYTES));
             }
             if let Some(p) = &self.places {
-                if work.places.as_ref().map_or(true, |t| t.shape() != p.tag) {
+                if work.places.as_ref().is_none_or(|t| t.shape() != p.tag) {
                     work.places = Some(Cache::new(p.tag, PLACES_BYTES));
                 }
             }

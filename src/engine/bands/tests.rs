@@ -1,9 +1,9 @@
 use super::*;
-use crate::control::{Ctx, Shared};
 use crate::engine::generic::Generic;
 use crate::engine::Engine;
 use crate::puzzle::Puzzle;
 use crate::sink::CountSink;
+use crate::solver::{Ctx, Shared};
 
 /// The plain count of the generic engine (the oracle here).
 fn plain(p: &Puzzle) -> u128 {
@@ -41,7 +41,7 @@ fn random_puzzle(shape: Shape, k: usize, seed: &mut u64) -> Puzzle {
     let n = shape.side();
     // Random relabelling of one solution of the empty grid, with row and column shuffles
     // inside bands and stacks.
-    let base = crate::solutions(&Puzzle::empty(shape), 1).remove(0);
+    let base = crate::solve(&Puzzle::empty(shape)).expect("a solution");
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     for i in (1..n).rev() {
         digits.swap(i, (xorshift(seed) % (i as u64 + 1)) as usize);

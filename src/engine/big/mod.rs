@@ -24,7 +24,7 @@
 //! the three houses of an emptied cell), and a cell weighs the sum of its houses' weights
 //! (dom/wdeg, Boussemart et al. 2004). The search thus turns to the parts of the board where
 //! its attempts fail, as a SAT solver's activity scores do; on the hardest 16×16 puzzles it
-//! visits 5 to 50 times fewer nodes than fewest-candidates-first. (Branching on (house,
+//! visits far fewer nodes than fewest-candidates-first (README, Design). (Branching on (house,
 //! digit) pairs with fewer positions than any cell has candidates was tried: more nodes on
 //! most puzzles.) States are copied into a preallocated stack of levels (no allocation in
 //! the loop). Counting by bands ([`super::bands`]) branches on cells of the first open band
@@ -32,13 +32,11 @@
 
 pub mod mask;
 
-use super::bands::Tail;
-use super::tally::Tally;
 use super::{Engine, Expansion};
-use crate::control::Ctx;
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use crate::sink::Sink;
+use crate::solver::ctx::Ctx;
 use mask::{Iter, Mask};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -483,11 +481,7 @@ fn search_level<M: Mask, S: Sink>(
     let (cell, mut alts) = {
         let st = &scratch.levels[depth];
         if st.open == 0 {
-            return if S::NEEDS_GRID {
-                ctx.solution(&st.value, weight)
-            } else {
-                ctx.solutions(1, weight)
-            };
+            return ctx.solved(&st.value, weight);
         }
         let w = &scratch.q.weights;
         let cell = match ctx.bands {
@@ -497,14 +491,9 @@ fn search_level<M: Mask, S: Sink>(
                 // else (or where it declines: `asked`) branch on a cell of the first open band.
                 let rows = plan.rows();
                 let k = st.filled_bands(t, rows);
-                if k > asked {
-                    let mut rem = [0u64; 64];
-                    st.lacking(t, rows, k, &mut rem[..t.n]);
-                    match plan.tail(k, &rem[..t.n], ctx.shared, weight) {
-                        Tail::Count(n, w) => return Tally::solutions_wide(ctx, n, w),
-                        Tail::Stopped => return ControlFlow::Break(()),
-                        Tail::Declined => asked = k,
-                    }
+                let lacking = |rem: &mut [u64]| st.lacking(t, rows, k, rem);
+                if let Some(flow) = ctx.band_boundary(k, &mut asked, t.n, weight, lacking) {
+                    return flow;
                 }
                 let band = rows * t.n;
                 st.choice(t, w, k * band..(k + 1) * band)

@@ -1,7 +1,7 @@
 use super::*;
-use crate::control::Shared;
 use crate::engine::generic::Generic;
 use crate::sink::{CollectSink, CountSink};
+use crate::solver::Shared;
 
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>) -> (u128, u64) {
     let Some(e) = E::new(p) else { return (0, 0) };
@@ -30,7 +30,7 @@ fn random_puzzle(shape: Shape, keep: u64, seed: &mut u64) -> Puzzle {
     let mut start = vec![0u8; n * n];
     start[..n].copy_from_slice(&order);
     let p = Puzzle::new(shape, start).unwrap();
-    let grid = crate::solutions(&p, 1).remove(0);
+    let grid = crate::solve(&p).expect("a solution");
     let cells = grid
         .iter()
         .map(|&v| if next() % 100 < keep { v } else { 0 })

@@ -1,21 +1,62 @@
-//! The one search routine behind every mode: pick the engine for the shape, probe serially,
-//! split across workers when the tree turns out big, and report an [`Outcome`].
+//! The solver: the one search routine behind every mode. Pick the engine for the shape, try
+//! serially, split across workers when the tree turns out big, and report an [`Outcome`].
+//!
+//! - this file: [`Options`], [`search`] and its conveniences, the count-mode strategy
+//!   (counting by bands or not);
+//! - `shared`: the state every worker of one search shares (the exact limit, the stop flag,
+//!   progress counters), and the [`Cancel`] and [`Progress`] handles on it;
+//! - `ctx`: a worker's view ([`Ctx`]): what the engines report to;
+//! - `parallel`: splitting the tree into sub-problems and running them on rayon.
 
-use crate::control::{Ctx, Shared, StopReason};
+pub(crate) mod ctx;
+pub(crate) mod parallel;
+pub(crate) mod shared;
+
+pub use ctx::Ctx;
+pub use shared::{Cancel, Progress, Shared, StopReason};
+
 use crate::engine::bands::{self, Plan};
-use crate::engine::{with_engine, Engine};
-use crate::parallel;
+use crate::engine::select::with_engine;
+use crate::engine::{Engine, EngineChoice};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
 use crate::sink::{CollectSink, CountSink, Sink, Stats};
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-/// How to search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How to search: how many threads, when to stop, and a handle to stop it from outside.
+///
+/// ```
+/// use std::time::Duration;
+/// use sudoku_enum::{count, Cancel, Options, Puzzle, Shape};
+///
+/// let cancel = Cancel::new(); // keep a clone; `cancel.cancel()` from any thread stops the search
+/// let options = Options {
+///     limit: Some(1000),
+///     timeout: Some(Duration::from_secs(10)),
+///     cancel: Some(cancel.clone()),
+///     ..Options::default()
+/// };
+/// let outcome = count(&Puzzle::empty(Shape::NINE), &options);
+/// assert_eq!((outcome.solutions, outcome.complete()), (1000, false));
+/// ```
+#[derive(Debug, Clone)]
 pub struct Options {
-    /// Workers for one puzzle (1 = serial). Uses the current rayon pool.
+    /// Worker threads for this one search (1, the default: serial). More split the search
+    /// tree across the current rayon pool once a serial try shows it is big.
     pub threads: usize,
-    /// Which engine runs 9×9 puzzles.
+    /// Stop after exactly this many solutions (`None`: search the whole tree).
+    pub limit: Option<u64>,
+    /// Give up after this long ([`StopReason::TimedOut`]); the clock starts with the search.
+    pub timeout: Option<Duration>,
+    /// Give up at this instant ([`StopReason::TimedOut`]): one deadline for many searches.
+    pub deadline: Option<Instant>,
+    /// Stop when this handle is cancelled ([`StopReason::Cancelled`]).
+    pub cancel: Option<Cancel>,
+    /// Report progress here (nodes, solutions, fraction of the tree done) for another thread
+    /// to read while the search runs.
+    pub progress: Option<Progress>,
+    /// Which engine runs the search (a cross-check; the default picks by shape).
     pub engine: EngineChoice,
     /// How count-only searches (no solutions wanted, no limit under 2^16) count.
     pub count_by: CountBy,
@@ -37,20 +78,31 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             threads: 1,
+            limit: None,
+            timeout: None,
+            deadline: None,
+            cancel: None,
+            progress: None,
             engine: EngineChoice::Auto,
             count_by: CountBy::Auto,
         }
     }
 }
 
-/// Engine selection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EngineChoice {
-    /// The 9×9 bitboard engine for 3×3 boxes, the generic engine otherwise.
-    #[default]
-    Auto,
-    /// Always the generic engine (a cross-check).
-    Generic,
+impl Options {
+    /// The state the workers of one search with these options share; the timeout's clock
+    /// starts now.
+    pub(crate) fn shared(&self) -> Shared<'_> {
+        let timeout = self.timeout.map(|t| Instant::now() + t);
+        let deadline = match (timeout, self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Shared::new(self.limit)
+            .with_deadline(deadline)
+            .with_cancel(self.cancel.as_ref())
+            .with_progress(self.progress.as_ref())
+    }
 }
 
 /// What a search found.
@@ -115,44 +167,51 @@ impl Outcome {
     }
 }
 
-/// Nodes the serial probe may visit before a multi-threaded search splits the tree.
-fn probe_budget(shape: Shape) -> u64 {
+/// Nodes the serial try may visit before a multi-threaded search splits the tree.
+fn serial_budget(shape: Shape) -> u64 {
     ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
 }
 
-/// Search `puzzle` with the limit, cancel flag and deadline in `shared`. Each sub-problem gets a
-/// sink from `make_sink(i)` and hands it back through `finish(i, sink)` when done; a serial run
-/// uses sub-problem 0 only. Solutions reach sinks in search order within each sub-problem.
-pub fn search<S, M, F>(
+/// Search `puzzle` as `options` say, pushing each solution into `sink`: the one search behind
+/// every mode. A serial search uses `sink` itself, in search order. A search split across
+/// threads gives each piece of the tree (numbered in search order) its own sink,
+/// [`Sink::fork`], and hands it back through [`Sink::join`] when that piece is done; solutions
+/// reach each piece's sink in search order.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use sudoku_enum::{search, FnSink, Options, Puzzle, Shape, Verdict};
+///
+/// let mut sink = FnSink(|grid: &[u8]| {
+///     println!("{:?}", &grid[..4]);
+///     ControlFlow::Continue(())
+/// });
+/// let options = Options { limit: Some(3), ..Options::default() };
+/// let outcome = search(&Puzzle::empty(Shape::new(2, 2).unwrap()), &options, &mut sink);
+/// assert_eq!((outcome.solutions, outcome.verdict()), (3, Verdict::Multiple));
+/// ```
+pub fn search<S: Sink + Send>(puzzle: &Puzzle, options: &Options, sink: &mut S) -> Outcome {
+    search_in(puzzle, options, &options.shared(), sink)
+}
+
+/// [`search`] with the shared state made by the caller (a node budget, a limit other than
+/// `options.limit`, counters to watch).
+pub fn search_in<S: Sink + Send>(
     puzzle: &Puzzle,
     options: &Options,
     shared: &Shared,
-    make_sink: M,
-    finish: F,
-) -> Outcome
-where
-    S: Sink,
-    M: Fn(usize) -> S + Sync,
-    F: Fn(usize, S) + Sync,
-{
+    sink: &mut S,
+) -> Outcome {
     // Clashing givens give no root state (see `Engine::new`), so the clash check, which names
     // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
     let by_bands = options.count_by != CountBy::Search
         && !S::NEEDS_GRID
-        && shared.limit().map_or(true, |n| n >= BANDS_LIMIT);
+        && shared.limit().is_none_or(|n| n >= BANDS_LIMIT);
     let stats = if by_bands {
-        count_by_bands(puzzle, options, shared, make_sink, finish)
+        count_by_bands(puzzle, options, shared, sink)
     } else {
         with_engine!(puzzle, options.engine, |root| {
-            run_engine(
-                &root,
-                puzzle.shape(),
-                options,
-                shared,
-                make_sink,
-                finish,
-                None,
-            )
+            run_engine(&root, puzzle.shape(), options, shared, sink, None)
         })
     };
     match stats {
@@ -196,18 +255,12 @@ const PLAIN_NODE_COST: f64 = 0.7;
 /// unless that costs more than the plain search's whole tree (extrapolated from the attempt)
 /// would, in which case the plain search runs again, to the end. The statistics, or `None`
 /// when the puzzle has no root state.
-fn count_by_bands<S, M, F>(
+fn count_by_bands<S: Sink + Send>(
     puzzle: &Puzzle,
     options: &Options,
     shared: &Shared,
-    make_sink: M,
-    finish: F,
-) -> Option<Stats>
-where
-    S: Sink,
-    M: Fn(usize) -> S + Sync,
-    F: Fn(usize, S) + Sync,
-{
+    sink: &mut S,
+) -> Option<Stats> {
     // The plain search's tree size, extrapolated from the share of it the attempt finished.
     let mut plain_nodes = f64::INFINITY;
     let plain = if options.count_by == CountBy::Bands {
@@ -231,12 +284,10 @@ where
     };
     if let Some(stats) = plain {
         // Finished (or stopped by the limit or from outside): hand the count over.
-        let mut sink = make_sink(0);
         let flow = sink.count(stats.solutions.min(u128::from(u64::MAX)) as u64);
         if flow.is_break() && shared.stopped().is_none() {
             shared.request_stop(StopReason::Sink);
         }
-        finish(0, sink);
         return Some(stats);
     }
     shared.reset();
@@ -249,82 +300,53 @@ where
             })
         });
         let cost = cost.unwrap_or(f64::INFINITY);
-        if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+        if best.as_ref().is_none_or(|(c, _)| cost < *c) {
             best = Some((cost, turned));
         }
     }
     if best
         .as_ref()
-        .map_or(true, |(cost, _)| *cost > PLAIN_NODE_COST * plain_nodes)
+        .is_none_or(|(cost, _)| *cost > PLAIN_NODE_COST * plain_nodes)
     {
         // Counting by bands looks dearer than the plain search (sparse givens on boards whose
         // first band has many fillings): search plainly, as `CountBy::Search` does.
         return with_engine!(puzzle, options.engine, |root| {
-            run_engine(
-                &root,
-                puzzle.shape(),
-                options,
-                shared,
-                make_sink,
-                finish,
-                None,
-            )
+            run_engine(&root, puzzle.shape(), options, shared, sink, None)
         });
     }
     let turned = best.map_or_else(|| puzzle.clone(), |(_, p)| p);
     with_engine!(&turned, options.engine, |root| {
         let plan = Plan::new(turned.shape(), &root.values());
-        run_engine(
-            &root,
-            puzzle.shape(),
-            options,
-            shared,
-            make_sink,
-            finish,
-            plan.as_ref(),
-        )
+        run_engine(&root, puzzle.shape(), options, shared, sink, plan.as_ref())
     })
 }
 
-fn run_engine<E, S, M, F>(
+/// Search below `root` into `sink`: serially, or (with threads) a serial try first, then split
+/// across the workers when the try ran out of nodes. With a band `plan`, counting by bands.
+fn run_engine<E: Engine, S: Sink + Send>(
     root: &E,
     shape: Shape,
     options: &Options,
     shared: &Shared,
-    make_sink: M,
-    finish: F,
+    sink: &mut S,
     plan: Option<&Plan>,
-) -> Stats
-where
-    E: Engine,
-    S: Sink,
-    M: Fn(usize) -> S + Sync,
-    F: Fn(usize, S) + Sync,
-{
+) -> Stats {
     if options.threads <= 1 {
-        let mut sink = make_sink(0);
-        let stats = {
-            let mut ctx = Ctx::new(&mut sink, shared).with_bands(plan);
-            let _ = root.search(&mut ctx, 1.0);
-            ctx.stats
-        };
-        finish(0, sink);
-        return stats;
+        return search_serially(root, shared, sink, plan);
     }
-    // Probe: most puzzles finish in microseconds; don't spawn for them. The probe keeps what it
-    // finds to itself, so a probe that runs out of budget is simply thrown away.
-    shared.set_node_budget(probe_budget(shape));
-    let (probe_stats, grids, counted) = if S::NEEDS_GRID {
+    // A serial try: most puzzles finish in microseconds; don't spawn for them. The try keeps
+    // what it finds to itself, so a try that runs out of nodes is simply thrown away.
+    shared.set_node_budget(serial_budget(shape));
+    let (tried, grids, counted) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
-        let stats = probe(root, shared, &mut collect, None);
+        let stats = search_serially(root, shared, &mut collect, None);
         (stats, collect.solutions, 0)
     } else {
-        let stats = probe(root, shared, &mut CountSink, plan);
+        let stats = search_serially(root, shared, &mut CountSink, plan);
         (stats, Vec::new(), stats.solutions)
     };
     shared.set_node_budget(u64::MAX);
     if shared.stopped() != Some(StopReason::Budget) {
-        let mut sink = make_sink(0);
         let mut flow = ControlFlow::Continue(());
         for g in &grids {
             flow = sink.solution(g);
@@ -338,18 +360,18 @@ where
         if flow.is_break() && shared.stopped().is_none() {
             shared.request_stop(StopReason::Sink);
         }
-        finish(0, sink);
-        return probe_stats;
+        return tried;
     }
     shared.reset();
     // Many more pieces than workers: balance comes from the number of pieces, not from guessing
     // their size. Fewer for big boards, whose states are large.
     let per_worker = if shape.cells() <= 144 { 256 } else { 32 };
-    let subs = parallel::split(root, options.threads * per_worker, shared, plan);
-    parallel::run(&subs, options.threads, shared, make_sink, finish, plan)
+    let subs = parallel::sub_problems(root, options.threads * per_worker, shared, plan);
+    parallel::run(&subs, options.threads, shared, sink, plan)
 }
 
-fn probe<E: Engine, S: Sink>(
+/// The whole tree below `root`, on this thread, into `sink`.
+fn search_serially<E: Engine, S: Sink>(
     root: &E,
     shared: &Shared,
     sink: &mut S,
@@ -360,38 +382,55 @@ fn probe<E: Engine, S: Sink>(
     ctx.stats
 }
 
-/// Count solutions, stopping at `limit` (exactly). A convenience over [`search`].
-pub fn count(puzzle: &Puzzle, limit: Option<u64>, options: &Options) -> Outcome {
-    let shared = Shared::new(limit);
-    search(puzzle, options, &shared, |_| CountSink, |_, _| {})
+/// Count the solutions (exactly, or up to `options.limit`). A convenience over [`search`].
+///
+/// ```
+/// use sudoku_enum::{count, Options, Puzzle, Shape};
+///
+/// let grids_6x6 = count(&Puzzle::empty(Shape::new(2, 3).unwrap()), &Options::default());
+/// assert_eq!(grids_6x6.solutions, 28_200_960);
+/// ```
+pub fn count(puzzle: &Puzzle, options: &Options) -> Outcome {
+    search(puzzle, options, &mut CountSink)
 }
 
-/// The first `limit` solutions in search order (serial), as row-major value vectors.
-pub fn solutions(puzzle: &Puzzle, limit: u64) -> Vec<Vec<u8>> {
-    let shared = Shared::new(Some(limit));
-    let out = std::sync::Mutex::new(Vec::new());
-    search(
-        puzzle,
-        &Options::default(),
-        &shared,
-        |_| CollectSink::default(),
-        |_, s: CollectSink| {
-            out.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(s.solutions)
-        },
-    );
-    out.into_inner().unwrap_or_else(|e| e.into_inner())
+/// The solutions as row-major value vectors (all of them, or the first `options.limit`), in
+/// search order when the search is serial (one thread, the default). A convenience over
+/// [`search`].
+pub fn solutions(puzzle: &Puzzle, options: &Options) -> Vec<Vec<u8>> {
+    let mut sink = CollectSink::default();
+    search(puzzle, options, &mut sink);
+    sink.solutions
 }
 
-/// True when the puzzle has exactly one solution (count up to 2).
+/// The first solution in search order, if there is one.
+pub fn solve(puzzle: &Puzzle) -> Option<Vec<u8>> {
+    let first = Options {
+        limit: Some(1),
+        ..Options::default()
+    };
+    solutions(puzzle, &first).pop()
+}
+
+/// True when the puzzle has exactly one solution (a count up to 2).
 pub fn is_unique(puzzle: &Puzzle) -> bool {
-    count(puzzle, Some(2), &Options::default()).verdict() == Verdict::Unique
+    let two = Options {
+        limit: Some(2),
+        ..Options::default()
+    };
+    count(puzzle, &two).verdict() == Verdict::Unique
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn up_to(limit: u64) -> Options {
+        Options {
+            limit: Some(limit),
+            ..Options::default()
+        }
+    }
 
     fn nine(s: &str) -> Puzzle {
         let cells = s
@@ -406,12 +445,9 @@ mod tests {
         let unique = nine(
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
         );
-        assert_eq!(
-            count(&unique, Some(2), &Options::default()).verdict(),
-            Verdict::Unique
-        );
+        assert_eq!(count(&unique, &up_to(2)).verdict(), Verdict::Unique);
         let invalid = nine(&format!("11{}", ".".repeat(79)));
-        let o = count(&invalid, Some(2), &Options::default());
+        let o = count(&invalid, &up_to(2));
         assert_eq!(o.verdict(), Verdict::Invalid);
         let c = o.conflict.unwrap();
         assert_eq!(
@@ -421,12 +457,9 @@ mod tests {
         let unsolvable = nine(
             "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..",
         );
-        assert_eq!(
-            count(&unsolvable, Some(2), &Options::default()).verdict(),
-            Verdict::Unsolvable
-        );
+        assert_eq!(count(&unsolvable, &up_to(2)).verdict(), Verdict::Unsolvable);
         let empty = Puzzle::empty(Shape::NINE);
-        let o = count(&empty, Some(2), &Options::default());
+        let o = count(&empty, &up_to(2));
         assert_eq!(
             (o.verdict(), o.solutions, o.complete()),
             (Verdict::Multiple, 2, false)
@@ -441,7 +474,7 @@ mod tests {
         for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
             p2.set(i, v);
         }
-        let serial = count(&p2, None, &Options::default());
+        let serial = count(&p2, &Options::default());
         assert_eq!(serial.solutions, 39_168);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
@@ -450,7 +483,6 @@ mod tests {
         let par = pool.install(|| {
             count(
                 &p2,
-                None,
                 &Options {
                     threads: 3,
                     ..Options::default()
@@ -464,9 +496,10 @@ mod tests {
     #[test]
     fn solutions_respect_the_limit() {
         let p = Puzzle::empty(Shape::new(2, 2).unwrap());
-        let sols = solutions(&p, 10);
+        let sols = solutions(&p, &up_to(10));
         assert_eq!(sols.len(), 10);
         assert!(sols.iter().all(|s| p.is_solution(s)));
-        assert_eq!(solutions(&p, 1000).len(), 288);
+        assert_eq!(solutions(&p, &up_to(1000)).len(), 288);
+        assert_eq!(solve(&p).as_ref(), sols.first());
     }
 }

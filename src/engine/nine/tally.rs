@@ -1,14 +1,15 @@
-//! What a 9×9 search reports to: the worker's [`Ctx`] itself, or a [`Probe`] that counts the
+//! What a 9×9 search reports to: the worker's [`Ctx`] itself, or a [`Trial`] that counts the
 //! solutions of one bounded attempt privately, so that an attempt given up on leaves no trace.
 //!
 //! The uniqueness check runs a staged search (see `nine`'s module docs) that may be given up
-//! and started again plainly. It runs under a `Probe`: the solutions of an attempt that
+//! and started again plainly. It runs under a `Trial`: the solutions of an attempt that
 //! finished (or hit the limit, or was stopped from outside) are then handed to the `Ctx` in one
 //! go, those of an attempt that ran out of nodes are forgotten, and the plain search starts
 //! from the same state.
 
-use crate::control::{Ctx, Shared};
 use crate::sink::Sink;
+use crate::solver::ctx::Ctx;
+use crate::solver::shared::Shared;
 use std::ops::ControlFlow;
 
 /// The calls a search makes while it walks its tree (the same as [`Ctx`]'s).
@@ -32,24 +33,13 @@ pub trait Tally {
     fn solution(&mut self, grid: &[u8], w: f64) -> ControlFlow<()>;
 
     /// `k` solutions (any number; 0 is a dead end) counted in a subtree of weight `w`.
-    fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
-        if k == 0 {
-            self.dead_end(w);
-            return ControlFlow::Continue(());
-        }
-        let mut left = k;
-        while left > u128::from(u64::MAX) {
-            self.solutions(u64::MAX, 0.0)?;
-            left -= u128::from(u64::MAX);
-        }
-        self.solutions(left as u64, w)
-    }
+    fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()>;
 
     /// The solutions accepted so far (for the table of subtree counts).
     fn found(&self) -> u128;
 
     /// The search's shared state (for work that checks the stop conditions itself).
-    fn shared(&self) -> &Shared;
+    fn shared(&self) -> &Shared<'_>;
 }
 
 impl<S: Sink> Tally for Ctx<'_, S> {
@@ -81,11 +71,16 @@ impl<S: Sink> Tally for Ctx<'_, S> {
     }
 
     #[inline(always)]
+    fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        Ctx::solutions_wide(self, k, w)
+    }
+
+    #[inline(always)]
     fn found(&self) -> u128 {
         self.stats.solutions
     }
 
-    fn shared(&self) -> &Shared {
+    fn shared(&self) -> &Shared<'_> {
         self.shared
     }
 }
@@ -103,7 +98,7 @@ pub enum Attempt {
 
 /// A private solution counter for one bounded attempt at a subtree, in count-only searches
 /// under a limit. Nodes still go through the tally underneath (statistics, the stop checks).
-pub struct Probe<'p, T: Tally> {
+pub struct Trial<'p, T: Tally> {
     inner: &'p mut T,
     limit: u64,
     found: u64,
@@ -111,7 +106,7 @@ pub struct Probe<'p, T: Tally> {
     gave_up: bool,
 }
 
-impl<'p, T: Tally> Probe<'p, T> {
+impl<'p, T: Tally> Trial<'p, T> {
     /// Run `search` on a probe allowed `nodes` nodes and at most `limit` solutions; then hand
     /// its solutions to `inner` as a subtree of weight `w`, unless it ran out of nodes.
     pub fn attempt(
@@ -119,33 +114,33 @@ impl<'p, T: Tally> Probe<'p, T> {
         limit: u64,
         nodes: u64,
         w: f64,
-        search: impl FnOnce(&mut Probe<'p, T>) -> ControlFlow<()>,
+        search: impl FnOnce(&mut Trial<'p, T>) -> ControlFlow<()>,
     ) -> Attempt {
         debug_assert!(!T::NEEDS_GRID, "a probe only counts");
-        let mut probe = Probe {
+        let mut trial = Trial {
             inner,
             limit,
             found: 0,
             nodes_left: nodes,
             gave_up: false,
         };
-        let flow = search(&mut probe);
-        if probe.gave_up {
+        let flow = search(&mut trial);
+        if trial.gave_up {
             return Attempt::GaveUp;
         }
-        let inner = probe.inner;
-        let handed = if probe.found == 0 {
+        let inner = trial.inner;
+        let handed = if trial.found == 0 {
             inner.dead_end(w);
             ControlFlow::Continue(())
         } else {
-            inner.solutions(probe.found, w)
+            inner.solutions(trial.found, w)
         };
         // A stop from outside (`flow` broke below the limit) stops the caller too.
         Attempt::Done(if flow.is_break() { flow } else { handed })
     }
 }
 
-impl<T: Tally> Tally for Probe<'_, T> {
+impl<T: Tally> Tally for Trial<'_, T> {
     const NEEDS_GRID: bool = false;
 
     #[inline(always)]
@@ -182,12 +177,18 @@ impl<T: Tally> Tally for Probe<'_, T> {
         self.solutions(1, w)
     }
 
+    /// A trial only runs under small limits: a count beyond 64 bits saturates, as `found` does.
+    #[inline(always)]
+    fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        self.solutions(u64::try_from(k).unwrap_or(u64::MAX), w)
+    }
+
     #[inline(always)]
     fn found(&self) -> u128 {
         self.found as u128
     }
 
-    fn shared(&self) -> &Shared {
+    fn shared(&self) -> &Shared<'_> {
         self.inner.shared()
     }
 }
@@ -195,9 +196,9 @@ impl<T: Tally> Tally for Probe<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::{Shared, FLUSH_EVERY};
     use crate::sink::CountSink;
-    use std::sync::atomic::AtomicBool;
+    use crate::solver::ctx::FLUSH_EVERY;
+    use crate::solver::{Cancel, Shared};
 
     /// A made-up search: `k` solutions, one per node, then stop.
     fn walk<T: Tally>(t: &mut T, k: u64) -> ControlFlow<()> {
@@ -213,7 +214,7 @@ mod tests {
         let shared = Shared::new(Some(100));
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
-        let got = Probe::attempt(&mut ctx, 100, 10, 1.0, |p| walk(p, 7));
+        let got = Trial::attempt(&mut ctx, 100, 10, 1.0, |p| walk(p, 7));
         assert_eq!(got, Attempt::Done(ControlFlow::Continue(())));
         assert_eq!(ctx.stats.solutions, 7);
         assert_eq!(ctx.stats.nodes, 7);
@@ -224,12 +225,12 @@ mod tests {
         let shared = Shared::new(Some(100));
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
-        let got = Probe::attempt(&mut ctx, 100, 5, 1.0, |p| walk(p, 7));
+        let got = Trial::attempt(&mut ctx, 100, 5, 1.0, |p| walk(p, 7));
         assert_eq!(got, Attempt::GaveUp);
         assert_eq!(ctx.stats.solutions, 0);
         assert_eq!(ctx.stats.nodes, 5, "the nodes visited still count");
         // The search goes on under the same context.
-        let got = Probe::attempt(&mut ctx, 100, 50, 1.0, |p| walk(p, 7));
+        let got = Trial::attempt(&mut ctx, 100, 50, 1.0, |p| walk(p, 7));
         assert_eq!(got, Attempt::Done(ControlFlow::Continue(())));
         assert_eq!(ctx.stats.solutions, 7);
     }
@@ -239,7 +240,7 @@ mod tests {
         let shared = Shared::new(Some(2));
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
-        let got = Probe::attempt(&mut ctx, 2, 10, 1.0, |p| walk(p, 7));
+        let got = Trial::attempt(&mut ctx, 2, 10, 1.0, |p| walk(p, 7));
         assert_eq!(got, Attempt::Done(ControlFlow::Break(())));
         assert_eq!(ctx.stats.solutions, 2);
         assert_eq!(ctx.stats.nodes, 2);
@@ -248,12 +249,13 @@ mod tests {
 
     #[test]
     fn a_stop_from_outside_keeps_what_was_found() {
-        static CANCEL: AtomicBool = AtomicBool::new(true);
-        let shared = Shared::new(Some(1 << 40)).with_cancel(&CANCEL);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let shared = Shared::new(Some(1 << 40)).with_cancel(Some(&cancel));
         let mut sink = CountSink;
         let mut ctx = Ctx::new(&mut sink, &shared);
         let n = 3 * FLUSH_EVERY as u64;
-        let got = Probe::attempt(&mut ctx, 1 << 40, n, 1.0, |p| walk(p, n));
+        let got = Trial::attempt(&mut ctx, 1 << 40, n, 1.0, |p| walk(p, n));
         assert_eq!(got, Attempt::Done(ControlFlow::Break(())));
         // The flush at node FLUSH_EVERY sees the flag; the solutions before it are real.
         assert_eq!(ctx.stats.solutions, FLUSH_EVERY as u128 - 1);

@@ -1,12 +1,13 @@
-//! The puzzle setter's report (`rate`): seed 001's level-0 solver, singles, minimality.
+//! The puzzle setter's questions (`setter`): seed 001's level-0 solver, singles, minimality,
+//! and `check --explain`'s report of them.
 
-use crate::util::{puzzle_path, shared_data};
+use crate::util::{puzzle_path, run, shared_data};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 use std::time::Instant;
 use sudoku_enum::parse::parse_one;
-use sudoku_enum::rate::{self, explain_json, explain_text, minimality, Level};
+use sudoku_enum::setter::{self, minimality, Level};
 use sudoku_enum::{count, Options, ParseOptions, Puzzle, Reader, Shape, Verdict};
 
 fn read_all(path: &Path) -> Vec<Puzzle> {
@@ -16,22 +17,16 @@ fn read_all(path: &Path) -> Vec<Puzzle> {
         .collect()
 }
 
-/// The 17-clue puzzles of the bundled sample, or the first 200 of ../shared when the sample is
-/// not there yet.
-fn sample_17() -> Option<Vec<Puzzle>> {
-    let bundled = puzzle_path("samples/17clue_200.txt");
-    if bundled.exists() {
-        return Some(read_all(&bundled));
-    }
-    let shared = shared_data("puzzles2_17_clue")?;
-    Some(read_all(&shared).into_iter().take(200).collect())
+/// The 17-clue puzzles of the bundled sample (the first 200 of ../shared's puzzles2_17_clue).
+fn sample_17() -> Vec<Puzzle> {
+    read_all(&puzzle_path("samples/17clue_200.txt"))
 }
 
 /// Per level: (naked singles, singles, search).
 fn levels(puzzles: &[Puzzle]) -> [usize; 3] {
     let mut k = [0; 3];
     for p in puzzles {
-        let r = rate::rate(p);
+        let r = setter::rate(p);
         assert!(r.contradiction.is_none(), "{p}");
         k[match r.level {
             Level::NakedSingles => 0,
@@ -46,7 +41,7 @@ fn levels(puzzles: &[Puzzle]) -> [usize; 3] {
 fn seed_001_sample_is_level_0() {
     let text = std::fs::read_to_string(puzzle_path("seed001.txt")).expect("seed001.txt");
     let p = parse_one(&text, &ParseOptions::default()).expect("parses");
-    let r = rate::rate(&p);
+    let r = setter::rate(&p);
     assert_eq!(r.level, Level::NakedSingles);
     assert_eq!((r.givens, r.level0_filled, r.level1_filled), (31, 50, 0));
     // The seed's "Sample Output" board.
@@ -56,9 +51,20 @@ fn seed_001_sample_is_level_0() {
             .map(|b| b - b'0')
             .collect();
     assert_eq!(r.after_level0, solved);
-    let o = count(&p, Some(2), &Options::default());
-    let m = minimality(&p);
-    let report = explain_text(&p, &r, &o, Some(m.as_ref()));
+    assert!(minimality(&p).is_some(), "unique");
+    // The report, as `check --explain --minimal` prints it (seed 001's layout).
+    let path = puzzle_path("seed001.txt");
+    let (code, report, _) = run(
+        &[
+            "check",
+            "--explain",
+            "--minimal",
+            "-q",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{report}");
     print!("{report}");
     let initially = report
         .find("Statistics initially:")
@@ -86,7 +92,19 @@ fn seed_001_sample_is_level_0() {
     assert!(report.contains("\n  0 1 2  3 4 5  6 7 8\n"));
     assert!(report.contains("| 4 9 1| 6 8 5| 2 7 3| 0"));
     assert!(report.contains("Uniqueness: unique"));
-    let j = explain_json(&p, &r, &o, Some(m.as_ref()));
+    let (code, out, _) = run(
+        &[
+            "check",
+            "--explain",
+            "--minimal",
+            "--json",
+            "-q",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON line");
     assert_eq!(j["level"], "naked-singles");
     assert_eq!(
         (j["level0_filled"].as_u64(), j["singles_filled"].as_u64()),
@@ -101,16 +119,20 @@ fn seed_001_sample_is_level_0() {
 
 #[test]
 fn seventeen_clue_sample_is_unique_and_minimal() {
-    let Some(puzzles) = sample_17() else {
-        eprintln!("skipped: no puzzles/samples/17clue_200.txt and no ../shared");
-        return;
-    };
+    let puzzles = sample_17();
     assert_eq!(puzzles.len(), 200);
     let start = Instant::now();
     for p in &puzzles {
         assert_eq!(p.givens(), 17);
         assert_eq!(
-            count(p, Some(2), &Options::default()).verdict(),
+            count(
+                p,
+                &Options {
+                    limit: Some(2),
+                    ..Options::default()
+                }
+            )
+            .verdict(),
             Verdict::Unique,
             "{p}"
         );
@@ -136,7 +158,7 @@ const PINNED_200: [usize; 3] = [0, 96, 104];
 #[test]
 #[ignore = "needs ../shared/data/puzzles2_17_clue; about 7 s in release"]
 fn all_seventeen_clue_puzzles() {
-    let path = shared_data("puzzles2_17_clue").expect("../shared/data/puzzles2_17_clue");
+    let path = shared_data("puzzles2_17_clue");
     let puzzles = read_all(&path);
     assert_eq!(puzzles.len(), 49_158);
     let start = Instant::now();
@@ -157,7 +179,10 @@ const PINNED_ALL: [usize; 3] = [0, 21_905, 27_253];
 #[test]
 fn four_given_4x4_puzzles() {
     let shape = Shape::new(2, 2).expect("2x2");
-    let options = Options::default();
+    let options = Options {
+        limit: Some(2),
+        ..Options::default()
+    };
     let (mut unique, mut placements, mut valid) = (0u64, 0u64, 0u64);
     let mut by_level = [0u64; 3];
     let start = Instant::now();
@@ -177,9 +202,9 @@ fn four_given_4x4_puzzles() {
                             continue;
                         }
                         valid += 1;
-                        if count(&p, Some(2), &options).verdict() == Verdict::Unique {
+                        if count(&p, &options).verdict() == Verdict::Unique {
                             unique += 1;
-                            let r = rate::rate(&p);
+                            let r = setter::rate(&p);
                             by_level[match r.level {
                                 Level::NakedSingles => 0,
                                 Level::Singles => 1,

@@ -1,4 +1,4 @@
-//! Configurations: the second branching rule of the 9×9 engine (`nine`), after tdoku's
+//! Configurations: the second branching rule of the 9×9 engine, after tdoku's
 //! write-up (band and stack configurations), written from the published idea (no code copied).
 //!
 //! In a stack (three columns of boxes) a digit occupies one *mini-column* (a column's three
@@ -6,32 +6,24 @@
 //! band → column, one of six. The 3×3 matrix of mini-columns where the digit is still possible
 //! (bit `3 * band + column`) allows the permutations it contains, the digit's *stack
 //! configurations*. (Bands have configurations too, of mini-rows; `nine`'s propagation already
-//! keeps only the mini-rows on one, and choosing among bands as well visited 0.6% fewer nodes
-//! for 5% more instructions, so only stacks are split.)
+//! keeps only the mini-rows on one, and choosing among bands as well saved almost no nodes for
+//! more instructions, so only stacks are split.)
 //!
 //! At each node of the late phase `choose` first removes the mini-columns on no configuration
 //! (locked candidates on the stack side: claiming and pointing for columns, which `nine`'s
 //! propagation does only partly), and finds a state with a stack matrix without configuration
-//! dead; when it removed something the caller propagates and asks again (8% fewer nodes). Then
+//! dead; when it removed something the caller propagates and asks again. Then
 //! it picks the stack with the fewest configurations in all (its digits' counts summed), and in
 //! it the digit with the fewest (at least two); each child of the split keeps one
-//! configuration (`restrict`): three mini-columns at once. On hard puzzles this visits about
-//! two thirds of the nodes of branching on a two-candidate cell; on puzzles with many
+//! configuration (`restrict`): three mini-columns at once. On hard puzzles this visits fewer
+//! nodes than branching on a two-candidate cell; on puzzles with many
 //! solutions it finds them later, and on nearly empty grids it can thrash, so `nine` uses it
 //! only for the hard part of uniqueness checks, bounded.
 
-use super::nine::{fold, spread};
+use super::tables::{fold, spread, PERMS};
 
-/// The six permutations `i -> j` of a 3×3 matrix (bit `3 * i + j`).
+/// The six permutations `i -> j` of a 3×3 matrix (bit `3 * i + j`), in the order of `PERMS`.
 const PERM_BITS: [u16; 6] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut t = [0u16; 6];
     let mut i = 0;
     while i < 6 {
@@ -69,9 +61,8 @@ const KEEP9: [u16; 512] = {
     while m < 512 {
         let mut i = 0;
         while i < 6 {
-            let pb = PERM_BITS[i] as usize;
-            if m & pb == pb {
-                t[m] |= pb as u16;
+            if PERMS_IN[m] & (1 << i) != 0 {
+                t[m] |= PERM_BITS[i];
             }
             i += 1;
         }

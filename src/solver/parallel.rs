@@ -6,7 +6,7 @@
 //! index, so the earliest unfinished sub-problem is always being worked on. Each worker has its
 //! own sink and statistics; the exact solution limit and the stop flag live in [`Shared`].
 
-use crate::control::{Ctx, Shared};
+use super::{Ctx, Shared};
 use crate::engine::bands::Plan;
 use crate::engine::{Engine, Expansion};
 use crate::sink::{Sink, Stats};
@@ -25,7 +25,7 @@ pub struct SubProblem<E> {
 /// Expand `root` into at least `target` sub-problems where the tree allows, in search order.
 /// Pruned children's weight is reported to `shared` as done. With a band `plan` the tree is
 /// the one counting by bands searches (see [`Engine::expand_bands`]).
-pub fn split<E: Engine>(
+pub fn sub_problems<E: Engine>(
     root: &E,
     target: usize,
     shared: &Shared,
@@ -65,32 +65,27 @@ pub fn split<E: Engine>(
                     i..=i,
                     kids.drain(..).map(|state| SubProblem { state, weight: w }),
                 );
-                leaf.splice(i..=i, std::iter::repeat(false).take(n));
+                leaf.splice(i..=i, std::iter::repeat_n(false, n));
             }
         }
     }
     frontier
 }
 
-/// Run sub-problems on the current rayon pool with `workers` workers. `make_sink(i)` gives the
-/// sink for sub-problem `i` and `finish(i, sink)` receives it back when that piece is done (or
+/// Run sub-problems on the current rayon pool with `workers` workers. Sub-problem `i` gets the
+/// sink `sink.fork(i)`, handed back through `sink.join(i, ..)` when that piece is done (or
 /// abandoned because the search stopped). Returns the statistics summed over all workers.
-pub fn run<E, S, M, F>(
+pub fn run<E: Engine, S: Sink + Send>(
     subs: &[SubProblem<E>],
     workers: usize,
     shared: &Shared,
-    make_sink: M,
-    finish: F,
+    sink: &mut S,
     plan: Option<&Plan>,
-) -> Stats
-where
-    E: Engine,
-    S: Sink,
-    M: Fn(usize) -> S + Sync,
-    F: Fn(usize, S) + Sync,
-{
+) -> Stats {
     let next = AtomicUsize::new(0);
     let total = Mutex::new(Stats::default());
+    let root = Mutex::new(sink);
+    let lock = || root.lock().unwrap_or_else(|e| e.into_inner());
     let work = || {
         let mut mine = Stats::default();
         loop {
@@ -98,17 +93,17 @@ where
             if i >= subs.len() {
                 break;
             }
-            let mut sink = make_sink(i);
+            let mut piece = lock().fork(i);
             {
                 // Once the search has stopped, remaining pieces are still claimed, so that each
-                // sink is handed back through `finish`, but not searched.
-                let mut ctx = Ctx::new(&mut sink, shared).with_bands(plan);
+                // sink is handed back through `join`, but not searched.
+                let mut ctx = Ctx::new(&mut piece, shared).with_bands(plan);
                 if shared.stopped().is_none() {
                     let _ = subs[i].state.search(&mut ctx, subs[i].weight);
                 }
                 mine += ctx.stats;
             }
-            finish(i, sink);
+            lock().join(i, piece);
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
@@ -135,11 +130,11 @@ mod tests {
         let root = Generic::new(&p).unwrap();
         for target in [1, 2, 5, 17, 100, 1000] {
             let shared = Shared::new(None);
-            let subs = split(&root, target, &shared, None);
+            let subs = sub_problems(&root, target, &shared, None);
             assert!(subs.len() >= target.min(288));
             let w: f64 = subs.iter().map(|s| s.weight).sum::<f64>() + shared.fraction_done();
             assert!((w - 1.0).abs() < 1e-9);
-            let stats = run(&subs, 3, &shared, |_| CountSink, |_, _| {}, None);
+            let stats = run(&subs, 3, &shared, &mut CountSink, None);
             assert_eq!(stats.solutions, 288, "target {target}");
             assert!((shared.fraction_done() - 1.0).abs() < 1e-6);
         }
@@ -151,8 +146,8 @@ mod tests {
         let root = Generic::new(&p).unwrap();
         for limit in [1, 7, 100, 288, 1000] {
             let shared = Shared::new(Some(limit));
-            let subs = split(&root, 40, &shared, None);
-            let stats = run(&subs, 4, &shared, |_| CountSink, |_, _| {}, None);
+            let subs = sub_problems(&root, 40, &shared, None);
+            let stats = run(&subs, 4, &shared, &mut CountSink, None);
             assert_eq!(stats.solutions, (limit as u128).min(288));
         }
     }

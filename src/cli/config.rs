@@ -1,0 +1,92 @@
+//! The settings of the puzzle-answering subcommands (`count`, `check`, `solve`, `dump`), and the
+//! search options they give each puzzle.
+
+use super::args::Common;
+use super::input::or_stdin;
+use super::report::Job;
+use super::status::CANCEL;
+use std::path::PathBuf;
+use std::time::Duration;
+use sudoku_enum::format::Layout;
+use sudoku_enum::parse::ParseOptions;
+use sudoku_enum::{CountBy, EngineChoice, Options, Progress};
+
+/// The settings of `count`, `check`, `solve` and `dump`.
+pub struct Config {
+    /// The job.
+    pub job: Job,
+    /// Inputs (`-` = stdin).
+    pub files: Vec<PathBuf>,
+    /// Worker threads.
+    pub threads: usize,
+    /// JSON Lines.
+    pub json: bool,
+    /// Layout of printed boards.
+    pub layout: Layout,
+    /// Parser settings.
+    pub parse: ParseOptions,
+    /// No bars, no summary.
+    pub quiet: bool,
+    /// Per-puzzle time limit.
+    pub timeout: Option<Duration>,
+    /// Stop at the first unreadable record.
+    pub strict: bool,
+    /// Engine choice.
+    pub engine: EngineChoice,
+    /// How count-only searches count.
+    pub count_by: CountBy,
+    /// Solution limit per puzzle.
+    pub limit: Option<u64>,
+    /// `check --explain`: the setter's report.
+    pub explain: bool,
+    /// `check --minimal`: are all givens needed?
+    pub minimal: bool,
+}
+
+impl Config {
+    /// The settings of `job` from its common options, with this solution limit.
+    pub fn new(job: Job, common: Common, limit: Option<u64>) -> Config {
+        let threads = thread_count(common.threads);
+        let files = or_stdin(&common.files);
+        Config {
+            job,
+            files,
+            threads,
+            json: common.json,
+            layout: common.format,
+            parse: ParseOptions {
+                shape: common.box_shape,
+                ..ParseOptions::default()
+            },
+            quiet: common.quiet,
+            timeout: common.timeout.map(Duration::from_secs_f64),
+            strict: common.strict,
+            engine: common.engine.into(),
+            count_by: CountBy::Auto,
+            limit,
+            explain: false,
+            minimal: false,
+        }
+    }
+
+    /// The search options for one puzzle: stop at `limit`, report to `progress` if given.
+    pub fn options(&self, limit: Option<u64>, progress: Option<Progress>) -> Options {
+        Options {
+            threads: self.threads,
+            limit,
+            timeout: self.timeout,
+            deadline: None,
+            cancel: Some(CANCEL.clone()),
+            progress,
+            engine: self.engine,
+            count_by: self.count_by,
+        }
+    }
+}
+
+/// The worker count: as asked, or every core.
+pub fn thread_count(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}

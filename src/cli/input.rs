@@ -1,0 +1,162 @@
+//! Reading the inputs: each file (`-` = stdin) in turn, record by record, with its open and
+//! read errors and "no puzzle found" reported the same way by every subcommand.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
+use sudoku_enum::Puzzle;
+
+use super::status::{Fatal, CANCEL};
+use sudoku_enum::Shape;
+
+/// Name of an input for messages: the path, or `<stdin>`.
+pub fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Open an input for reading (`-` = stdin).
+pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+    if path == Path::new("-") {
+        Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
+    } else {
+        let f = File::open(path)?;
+        if f.metadata()?.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a directory",
+            ));
+        }
+        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+    }
+}
+
+/// The inputs of a subcommand: the files given, or standard input when none is.
+pub fn or_stdin(files: &[PathBuf]) -> Vec<PathBuf> {
+    if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files.to_vec()
+    }
+}
+
+/// A record of an input: a puzzle and its first line, or a record that could not be read.
+pub enum Record {
+    /// A puzzle.
+    Puzzle(usize, Puzzle),
+    /// An unreadable record.
+    Bad(ParseError),
+}
+
+/// The records of one input, ending at its end or at an I/O error (kept for the report).
+pub struct Records {
+    reader: Reader<Box<dyn BufRead + Send>>,
+    seen_any: bool,
+    io_error: Option<io::Error>,
+}
+
+impl Iterator for Records {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        let record = match self.reader.next()? {
+            Ok(Parsed { line, puzzle }) => Record::Puzzle(line, puzzle),
+            Err(ReadError::Parse(e)) => Record::Bad(e),
+            Err(ReadError::Io(e)) => {
+                self.io_error = Some(e);
+                return None;
+            }
+        };
+        self.seen_any = true;
+        Some(record)
+    }
+}
+
+/// Input errors counted by [`for_each_input`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct InputErrors {
+    /// Files that could not be opened or read.
+    pub io: u64,
+    /// Inputs without a puzzle.
+    pub empty: u64,
+}
+
+/// Read every input in turn: `each(name, records)` gets the records of each (it says whether
+/// the run goes on). A file that cannot be opened, a read error (after every record before it)
+/// and an input without a puzzle are reported on stderr and counted in `errors`; a `Break`
+/// from `each` stops at once, reporting nothing more.
+pub fn for_each_input(
+    files: &[PathBuf],
+    parse: ParseOptions,
+    errors: &mut InputErrors,
+    mut each: impl FnMut(&str, &mut Records) -> Result<ControlFlow<()>, Fatal>,
+) -> Result<(), Fatal> {
+    for path in or_stdin(files) {
+        let name = display_name(&path);
+        let input = match open_input(&path) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("sudoku-enum: {name}: {e}");
+                errors.io += 1;
+                continue;
+            }
+        };
+        let mut records = Records {
+            reader: Reader::new(input, parse),
+            seen_any: false,
+            io_error: None,
+        };
+        if each(&name, &mut records)?.is_break() {
+            return Ok(());
+        }
+        if let Some(e) = records.io_error {
+            eprintln!("sudoku-enum: {name}: read error: {e}");
+            errors.io += 1;
+        } else if !records.seen_any {
+            eprintln!("sudoku-enum: {name}: no puzzle found");
+            errors.empty += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Report an unreadable record of input `name` on stderr.
+pub fn report_bad(name: &str, e: &ParseError) {
+    eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
+}
+
+/// Every puzzle of the inputs in turn, as `each(source, puzzle)` with `source` = `FILE:LINE`,
+/// until the end or Ctrl-C. Unreadable records are reported on stderr; returns how many
+/// records and inputs were in error.
+pub fn for_each_puzzle(
+    files: &[PathBuf],
+    shape: Option<Shape>,
+    mut each: impl FnMut(String, Puzzle) -> Result<(), Fatal>,
+) -> Result<u64, Fatal> {
+    let parse = ParseOptions {
+        shape,
+        ..ParseOptions::default()
+    };
+    let (mut errors, mut bad) = (InputErrors::default(), 0);
+    for_each_input(files, parse, &mut errors, |name, records| {
+        for record in records {
+            match record {
+                Record::Puzzle(line, puzzle) => each(format!("{name}:{line}"), puzzle)?,
+                Record::Bad(e) => {
+                    report_bad(name, &e);
+                    bad += 1;
+                }
+            }
+            if CANCEL.is_cancelled() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(bad + errors.io + errors.empty)
+}

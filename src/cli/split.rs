@@ -1,0 +1,55 @@
+//! `split`: cut each puzzle into disjoint parts (one-line sub-puzzles) to count anywhere with
+//! `count --json`; `merge` adds the results up. The parts file is [`parts`](super::parts)'s.
+
+use super::args::SplitArgs;
+use super::input::for_each_puzzle;
+use super::parts::{self, puzzle_id};
+use super::progress::Bar;
+use super::status::{exit_for, Fatal};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use sudoku_enum::partition;
+use sudoku_enum::EngineChoice;
+
+/// `sudoku-enum split`.
+pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
+    if args.parts == Some(0) {
+        return Err(Fatal::Message("--parts must be at least 1".to_string()));
+    }
+    let engine = EngineChoice::from(args.engine);
+    let counter = Arc::new(AtomicU64::new(0));
+    let bar = Bar::start(
+        args.quiet,
+        Arc::clone(&counter),
+        None,
+        "nodes expanded".to_string(),
+    );
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut failed = false;
+    let errors = for_each_puzzle(&args.files, args.box_shape, |source, puzzle| {
+        let id = puzzle_id(&puzzle);
+        if let Some(first) = seen.get(&id) {
+            eprintln!("sudoku-enum: {source}: the same puzzle as {first}; its parts are there");
+            return Ok(());
+        }
+        seen.insert(id.clone(), source.clone());
+        let cut = match (args.parts, args.depth) {
+            (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
+            (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
+        };
+        match cut {
+            Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
+            Err(c) => {
+                eprintln!("sudoku-enum: {source}: invalid: {c}; no parts");
+                failed = true;
+            }
+        }
+        Ok(out.flush()?)
+    })?;
+    drop(bar);
+    Ok(exit_for(errors > 0, failed))
+}

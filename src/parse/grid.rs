@@ -1,0 +1,337 @@
+//! Grid lines: their entries (numbers, or characters, or positional cells of the boxed
+//! layout), split by a tokenizer, and the grid that collects them row by row.
+
+use super::bytes::{cell_value, is_cell_char, is_ws, trim_end};
+use super::error::{symbol_error, unexpected, Expected, ParseErrorKind};
+use super::lines::is_row_len;
+use crate::shape::{Shape, MAX_SIDE};
+
+/// How the entries of a grid are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Entries {
+    /// Whitespace-separated numbers (a single character is a cell character).
+    Numbers,
+    /// Every character is a cell.
+    Chars,
+}
+
+impl Entries {
+    pub(super) fn expected(self, side: Option<usize>) -> Expected {
+        match self {
+            Entries::Numbers => Expected::Number(side),
+            Entries::Chars => Expected::Cell(side),
+        }
+    }
+}
+
+/// A grid's layout, from its first line: numbers when tokens are separated by whitespace and
+/// each is a number of at most two digits or a single character.
+pub(super) fn detect_mode(line: &[u8], p: usize) -> Entries {
+    let end = trim_end(line);
+    let (mut numeric, mut ws_between, mut pending_ws, mut tokens) = (true, false, false, 0);
+    let mut i = p;
+    while i < end {
+        let b = line[i];
+        if b == b'|' || is_ws(b) {
+            pending_ws |= is_ws(b) && tokens > 0;
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < end && !is_ws(line[i]) && line[i] != b'|' {
+            i += 1;
+        }
+        let tok = &line[start..i];
+        numeric &= tok.len() == 1 || (tok.len() == 2 && tok.iter().all(u8::is_ascii_digit));
+        ws_between |= pending_ws;
+        pending_ws = false;
+        tokens += 1;
+    }
+    if numeric && ws_between {
+        Entries::Numbers
+    } else {
+        Entries::Chars
+    }
+}
+
+/// One entry of a grid row, before the side is known.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Raw {
+    /// A number token.
+    Num(u16),
+    /// A cell character (a positional blank is `.`).
+    Sym(u8),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tok {
+    pub(super) pos: usize,
+    pub(super) raw: Raw,
+}
+
+/// Why a grid line could not be split into entries.
+pub(super) enum TokError {
+    /// A bad character: its byte position and the error.
+    Bad(usize, ParseErrorKind),
+    /// A run of characters in a grid of numbers, at this byte position.
+    CharRun(usize),
+}
+
+/// Split a grid line (first non-blank at `p`) into entries; returns the end of its content.
+pub(super) fn tokenize(
+    line: &[u8],
+    p: usize,
+    mode: Entries,
+    side: Option<usize>,
+    toks: &mut Vec<Tok>,
+) -> Result<usize, TokError> {
+    toks.clear();
+    let end = trim_end(line);
+    let framed = line[p] == b'|';
+    let (body_end, index) = if framed {
+        split_row_index(line, p, end)
+    } else {
+        (end, None)
+    };
+    // Segments between `|`; in a framed row a segment closed on both sides may be positional.
+    let mut seg_start = p;
+    for i in p..=body_end {
+        let closed = i < body_end && line[i] == b'|';
+        if !closed && i < body_end {
+            continue;
+        }
+        let seg = &line[seg_start..i];
+        if framed && closed && seg_start > p && is_positional(seg) {
+            push_positional(seg, seg_start, toks);
+        } else {
+            push_tokens(line, seg_start, i, mode, side, toks)?;
+        }
+        seg_start = i + 1;
+    }
+    // The boxed layout's row index after the last `|`: dropped when the entries before it make
+    // whole rows (or, on a first line, a valid row).
+    if let Some((start, stop)) = index {
+        let k = toks.len();
+        let is_index = match side {
+            Some(n) => k > 0 && k % n == 0,
+            None => is_row_len(k, None),
+        };
+        if !is_index {
+            push_tokens(line, start, stop, mode, side, toks)?;
+        }
+    }
+    Ok(end)
+}
+
+/// For a row starting with `|`: when the text after the last `|` is a blank then one number of
+/// up to two digits (a row index, as in `| 4 9 1| 6 8 5| 2 7 3| 0`), the end of the body and
+/// the index's range.
+fn split_row_index(line: &[u8], p: usize, end: usize) -> (usize, Option<(usize, usize)>) {
+    let Some(last) = line[p..end].iter().rposition(|&b| b == b'|').map(|i| p + i) else {
+        return (end, None);
+    };
+    let tail = &line[last + 1..end];
+    let Some(first) = tail.iter().position(|&b| !is_ws(b)) else {
+        return (end, None);
+    };
+    let number = &tail[first..];
+    if first > 0 && number.len() <= 2 && number.iter().all(u8::is_ascii_digit) {
+        (last + 1, Some((last + 1 + first, end)))
+    } else {
+        (end, None)
+    }
+}
+
+/// A `|…|` segment written positionally: 2 characters per cell, a space then the cell, with a
+/// space for an empty cell (`| 4   1|`). Only when at least one cell is blank, since otherwise
+/// splitting at blanks reads the same.
+fn is_positional(seg: &[u8]) -> bool {
+    let cells = || seg.iter().skip(1).step_by(2);
+    seg.len() >= 2
+        && seg.len() % 2 == 0
+        && seg.iter().step_by(2).all(|&b| b == b' ')
+        && cells().any(|&b| b == b' ')
+        && cells().all(|&b| b == b' ' || is_cell_char(b))
+}
+
+fn push_positional(seg: &[u8], start: usize, toks: &mut Vec<Tok>) {
+    for (j, &b) in seg.iter().enumerate().skip(1).step_by(2) {
+        let b = if b == b' ' { b'.' } else { b };
+        toks.push(Tok {
+            pos: start + j,
+            raw: Raw::Sym(b),
+        });
+    }
+}
+
+/// Push the entries of the blank-separated tokens of `line[start..stop]`.
+fn push_tokens(
+    line: &[u8],
+    start: usize,
+    stop: usize,
+    mode: Entries,
+    side: Option<usize>,
+    toks: &mut Vec<Tok>,
+) -> Result<(), TokError> {
+    let mut i = start;
+    while i < stop {
+        if is_ws(line[i]) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < stop && !is_ws(line[i]) {
+            i += 1;
+        }
+        push_token(line, s, i, mode, side, toks)?;
+    }
+    Ok(())
+}
+
+/// Push one token: a number (up to 3 digits, in a grid of numbers) or cell characters.
+fn push_token(
+    line: &[u8],
+    s: usize,
+    e: usize,
+    mode: Entries,
+    side: Option<usize>,
+    toks: &mut Vec<Tok>,
+) -> Result<(), TokError> {
+    let tok = &line[s..e];
+    if mode == Entries::Numbers {
+        if tok.len() <= 3 && tok.iter().all(u8::is_ascii_digit) {
+            let v = tok.iter().fold(0u16, |v, &d| v * 10 + u16::from(d - b'0'));
+            toks.push(Tok {
+                pos: s,
+                raw: Raw::Num(v),
+            });
+            return Ok(());
+        }
+        if tok.len() > 1 {
+            return Err(match tok.iter().position(|&b| !is_cell_char(b)) {
+                Some(j) => TokError::Bad(s + j, unexpected(line, s + j, mode.expected(side))),
+                None => TokError::CharRun(s),
+            });
+        }
+    }
+    for (j, &b) in tok.iter().enumerate() {
+        if !is_cell_char(b) {
+            let kind = unexpected(line, s + j, mode.expected(side));
+            return Err(TokError::Bad(s + j, kind));
+        }
+        toks.push(Tok {
+            pos: s + j,
+            raw: Raw::Sym(b),
+        });
+    }
+    Ok(())
+}
+
+/// The shape of a grid from the entry count of its first line (see the module docs).
+pub(super) fn infer_shape(entries: usize, shape: Option<Shape>) -> Result<Shape, ParseErrorKind> {
+    if let Some(s) = shape {
+        return Ok(s);
+    }
+    match entries {
+        0 | 1 => Err(ParseErrorKind::CannotInferSide { entries }),
+        2..=MAX_SIDE => Ok(Shape::for_side(entries)?),
+        _ => {
+            Shape::for_cell_count(entries).map_err(|_| ParseErrorKind::CannotInferSide { entries })
+        }
+    }
+}
+
+/// The nearest board size (N² with a box shape) to `len` cells; the smaller one on a tie.
+pub(super) fn nearest_board(len: usize) -> usize {
+    (4..=MAX_SIDE)
+        .filter(|&s| Shape::for_side(s).is_ok())
+        .map(|s| s * s)
+        .min_by_key(|&cells| cells.abs_diff(len))
+        .unwrap_or(81)
+}
+
+/// A grid being read.
+pub(super) struct Grid {
+    pub(super) mode: Entries,
+    pub(super) shape: Shape,
+    pub(super) rows: usize,
+    pub(super) cells: Vec<u8>,
+    pub(super) start_line: usize,
+    pub(super) double_spaced: bool,
+    /// Line and end column of the last row, for "ended at the end of the input".
+    pub(super) last_row: (usize, usize),
+}
+
+impl Grid {
+    pub(super) fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// Add the entries of one line, which must hold whole rows.
+    pub(super) fn add_row(
+        &mut self,
+        line: &[u8],
+        toks: &[Tok],
+        end: usize,
+    ) -> Result<(), (usize, ParseErrorKind)> {
+        let n = self.side();
+        let (k, room) = (toks.len(), (n - self.rows) * n);
+        if k == 0 || k % n != 0 || k > room {
+            // Point at the first entry that cannot be placed, or at the end of a short row.
+            let pos = if k < n {
+                end
+            } else {
+                toks.get((k - k % n).min(room)).map_or(end, |t| t.pos)
+            };
+            let kind = ParseErrorKind::RowLength {
+                row: self.rows + 1,
+                got: k,
+                side: n,
+            };
+            return Err((pos, kind));
+        }
+        for t in toks {
+            let value = match t.raw {
+                Raw::Num(v) if usize::from(v) <= n => v as u8,
+                Raw::Num(v) => {
+                    let kind = ParseErrorKind::NumberOutOfRange {
+                        value: u32::from(v),
+                        side: n,
+                    };
+                    return Err((t.pos, kind));
+                }
+                Raw::Sym(b) => cell_value(b, n).ok_or_else(|| {
+                    (
+                        t.pos,
+                        symbol_error(line, t.pos, b, n, self.mode.expected(Some(n))),
+                    )
+                })?,
+            };
+            self.cells.push(value);
+        }
+        self.rows += k / n;
+        Ok(())
+    }
+
+    /// The boxed layout's header `0 1 2 … N-1`: the only row so far, followed by a `+---` line.
+    pub(super) fn is_header(&self, frame_first: u8) -> bool {
+        self.mode == Entries::Numbers
+            && self.rows == 1
+            && frame_first == b'+'
+            && self
+                .cells
+                .iter()
+                .enumerate()
+                .all(|(i, &v)| usize::from(v) == i)
+    }
+}
+
+/// Skipping the rest of a bad grid.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Skip {
+    /// Row lines still to skip.
+    pub(super) rows_left: usize,
+    /// Rows seen, including the bad line (for the double-spacing rule).
+    pub(super) rows_seen: usize,
+    pub(super) double_spaced: bool,
+}

@@ -1,0 +1,500 @@
+//! The streaming reader: a state machine over records (one-line puzzles and grids), with
+//! error recovery, over any [`BufRead`]; and [`parse_one`].
+
+use super::bytes::{find_first, is_soft_end, small_value, value_table, BOM};
+use super::error::{
+    char_column, symbol_error, unexpected, Expected, GridEnd, LineKind, ParseError, ParseErrorKind,
+    ReadError,
+};
+use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
+use super::lines::{classify, is_complete_line, start_kind, LineClass, Start};
+use crate::puzzle::Puzzle;
+use crate::shape::Shape;
+use std::io::{self, BufRead};
+
+/// Default for [`ParseOptions::max_line_len`]: 1 MiB.
+pub const DEFAULT_MAX_LINE_LEN: usize = 1 << 20;
+
+/// How to read puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The board shape (`--box`); `None` infers it from each record.
+    pub shape: Option<Shape>,
+    /// The longest line accepted, in bytes; longer lines are reported and skipped without being
+    /// held in memory. Defaults to [`DEFAULT_MAX_LINE_LEN`].
+    pub max_line_len: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            shape: None,
+            max_line_len: DEFAULT_MAX_LINE_LEN,
+        }
+    }
+}
+
+/// One parsed puzzle with the 1-based line number where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    /// The puzzle's first line: its only line, its first row, or the header of a boxed grid.
+    pub line: usize,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+}
+
+/// Streaming multi-puzzle reader over any [`BufRead`], in constant memory: it never holds more
+/// than one record and one line, and reads through lines longer than
+/// [`ParseOptions::max_line_len`] without buffering them.
+///
+/// Yields each puzzle in input order, or a [`ReadError`] for a bad record, after which it goes
+/// on with the next record (see the [module docs](crate::parse) for the layouts and recovery rules).
+#[derive(Debug)]
+pub struct Reader<R: BufRead> {
+    input: R,
+    options: ParseOptions,
+    /// The current line, without its line end (at most `max_line_len` bytes).
+    pub(super) line: Vec<u8>,
+    /// 1-based number of the current line.
+    line_no: usize,
+    /// The current line was longer than the limit (and was cut).
+    too_long: bool,
+    /// The current line is to be read again by the next record.
+    pushed_back: bool,
+    /// The last line ended with CR: a following LF belongs to it.
+    skip_lf: bool,
+    at_start: bool,
+    done: bool,
+    skip: Option<Skip>,
+    toks: Vec<Tok>,
+    /// Cache of the last inferred one-line shape.
+    last_inferred: Option<(usize, Shape)>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of `input` with these options.
+    pub fn new(input: R, options: ParseOptions) -> Self {
+        Reader {
+            input,
+            options,
+            line: Vec::new(),
+            line_no: 0,
+            too_long: false,
+            pushed_back: false,
+            skip_lf: false,
+            at_start: true,
+            done: false,
+            skip: None,
+            toks: Vec::new(),
+            last_inferred: None,
+        }
+    }
+
+    /// Read the next line into `self.line`; false at the end of the input.
+    fn read_line(&mut self) -> io::Result<bool> {
+        if self.pushed_back {
+            self.pushed_back = false;
+            return Ok(true);
+        }
+        self.line.clear();
+        self.too_long = false;
+        let limit = self.options.max_line_len;
+        let mut got_any = false;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            if self.skip_lf {
+                self.skip_lf = false;
+                if buf[0] == b'\n' {
+                    self.input.consume(1);
+                    continue;
+                }
+            }
+            got_any = true;
+            let chunk = find_first(buf, |b| (b == b'\n') | (b == b'\r'));
+            let eol = (chunk < buf.len()).then_some(chunk);
+            let room = limit.saturating_sub(self.line.len());
+            self.too_long |= chunk > room;
+            self.line.extend_from_slice(&buf[..chunk.min(room)]);
+            match eol {
+                Some(i) => {
+                    self.skip_lf = buf[i] == b'\r';
+                    self.input.consume(i + 1);
+                    break;
+                }
+                None => self.input.consume(chunk),
+            }
+        }
+        if !got_any {
+            return Ok(false);
+        }
+        self.line_no += 1;
+        if self.at_start {
+            self.at_start = false;
+            if self.line.starts_with(BOM) {
+                self.line.drain(..BOM.len());
+            }
+        }
+        Ok(true)
+    }
+
+    /// An error at byte `pos` of the current line.
+    fn error(&self, pos: usize, kind: ParseErrorKind) -> ReadError {
+        ReadError::Parse(ParseError {
+            line: self.line_no,
+            column: char_column(&self.line, pos),
+            kind,
+        })
+    }
+
+    fn too_long_error(&self) -> ReadError {
+        let limit = self.options.max_line_len;
+        self.error(self.line.len(), ParseErrorKind::LineTooLong { limit })
+    }
+
+    fn next_record(&mut self) -> Result<Option<Parsed>, ReadError> {
+        if let Some(skip) = self.skip.take() {
+            self.skip_rows(skip)?;
+        }
+        loop {
+            if !self.read_line()? {
+                return Ok(None);
+            }
+            if self.too_long {
+                return Err(self.too_long_error());
+            }
+            if let Some(parsed) = self.whole_line_puzzle() {
+                return Ok(Some(parsed));
+            }
+            if let LineClass::Content(p) = classify(&self.line) {
+                match start_kind(&self.line, p, self.options.shape) {
+                    Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
+                    Start::Grid => return self.read_grid_record(p).map(Some),
+                    Start::Title => {}
+                    Start::Bad(len) => return Err(self.bad_one_line(p, len)),
+                }
+            }
+        }
+    }
+
+    fn read_grid_record(&mut self, p: usize) -> Result<Parsed, ReadError> {
+        let mut toks = std::mem::take(&mut self.toks);
+        let result = self.read_grid(p, &mut toks);
+        self.toks = toks;
+        result
+    }
+
+    /// The shape of a one-line puzzle of `len` cells.
+    fn line_shape(&mut self, len: usize) -> Result<Shape, ParseErrorKind> {
+        if let Some(s) = self.options.shape {
+            return Ok(s);
+        }
+        match self.last_inferred {
+            Some((l, s)) if l == len => Ok(s),
+            _ => {
+                let s = Shape::for_cell_count(len)?;
+                self.last_inferred = Some((len, s));
+                Ok(s)
+            }
+        }
+    }
+
+    /// The usual line of a batch in one pass: the whole line is one puzzle of side at most 9
+    /// (N² characters, each a digit up to N or an empty-cell mark, nothing before or after).
+    /// The general path reads such a line the same way, after classifying it and measuring its
+    /// run; any other line gives `None` and takes that path, so every message stays as it is.
+    fn whole_line_puzzle(&mut self) -> Option<Parsed> {
+        let len = self.line.len();
+        let shape = match self.options.shape {
+            Some(s) if s.cells() == len => s,
+            None if len >= 16 => self.line_shape(len).ok()?,
+            _ => return None,
+        };
+        let n = shape.side();
+        if n > 9 {
+            return None;
+        }
+        let cells: Vec<u8> = self.line.iter().map(|&b| small_value(b)).collect();
+        // NO_VALUE and letters are above 9, so the largest value also flags other characters.
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
+            return None;
+        }
+        Some(Parsed {
+            line: self.line_no,
+            puzzle: Puzzle::from_checked(shape, cells),
+        })
+    }
+
+    /// A one-line puzzle: the `len` cells from `p` (the hot path: one allocation per puzzle).
+    fn read_one_line(&mut self, p: usize, len: usize) -> Result<Parsed, ReadError> {
+        let shape = self.line_shape(len).map_err(|k| self.error(p + len, k))?;
+        let n = shape.side();
+        let run = &self.line[p..p + len];
+        let cells: Vec<u8> = if n <= 9 {
+            run.iter().map(|&b| small_value(b)).collect()
+        } else {
+            let table = value_table(n);
+            run.iter().map(|&b| table[usize::from(b)]).collect()
+        };
+        // NO_VALUE is above every side, so the largest value also flags bad characters.
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
+            let i = cells.iter().position(|&v| usize::from(v) > n).unwrap_or(0);
+            let kind = symbol_error(&self.line, p + i, run[i], n, Expected::Cell(Some(n)));
+            return Err(self.error(p + i, kind));
+        }
+        let puzzle = Puzzle::new(shape, cells).map_err(|e| self.error(p, e.into()))?;
+        Ok(Parsed {
+            line: self.line_no,
+            puzzle,
+        })
+    }
+
+    /// The error for a line that is neither a board nor a grid row: a bad character where the
+    /// run stopped, else a wrong cell count.
+    fn bad_one_line(&self, p: usize, len: usize) -> ReadError {
+        let after = p + len;
+        let shape = self.options.shape;
+        let kind = match self.line.get(after) {
+            Some(&b) if len == 0 || !is_soft_end(b) => {
+                unexpected(&self.line, after, Expected::Cell(shape.map(Shape::side)))
+            }
+            _ => match shape {
+                Some(shape) => ParseErrorKind::WrongCellCount { got: len, shape },
+                None => ParseErrorKind::NotABoardSize {
+                    got: len,
+                    nearest: nearest_board(len),
+                },
+            },
+        };
+        self.error(after, kind)
+    }
+
+    /// A multi-line grid whose first line (first non-blank at `p`) is the current line.
+    fn read_grid(&mut self, p: usize, toks: &mut Vec<Tok>) -> Result<Parsed, ReadError> {
+        let given = self.options.shape;
+        let mode = detect_mode(&self.line, p);
+        let end = tokenize(&self.line, p, mode, given.map(Shape::side), toks)
+            .map_err(|e| self.first_row_error(e))?;
+        let shape = infer_shape(toks.len(), given).map_err(|k| self.error(end, k))?;
+        let mut grid = Grid {
+            mode,
+            shape,
+            rows: 0,
+            cells: Vec::with_capacity(shape.cells()),
+            start_line: self.line_no,
+            double_spaced: false,
+            last_row: (0, 0),
+        };
+        self.add_row(&mut grid, toks, end)?;
+        while grid.rows < grid.side() {
+            if !self.read_line()? {
+                let (line, column) = grid.last_row;
+                let kind = ParseErrorKind::GridEndedEarly {
+                    rows: grid.rows,
+                    side: grid.side(),
+                    end: GridEnd::EndOfInput,
+                };
+                return Err(ParseError { line, column, kind }.into());
+            }
+            if self.too_long {
+                self.skip_rest(&grid);
+                return Err(self.too_long_error());
+            }
+            match classify(&self.line) {
+                // A blank line right after the first row makes the grid double-spaced.
+                LineClass::Blank if grid.double_spaced || grid.rows <= 1 => {
+                    grid.double_spaced = true;
+                }
+                LineClass::Blank => {
+                    let kind = ParseErrorKind::GridEndedEarly {
+                        rows: grid.rows,
+                        side: grid.side(),
+                        end: GridEnd::BlankLine,
+                    };
+                    return Err(self.error(0, kind));
+                }
+                LineClass::Comment => {}
+                LineClass::Frame(q) => {
+                    if grid.is_header(self.line[q]) {
+                        grid.rows = 0;
+                        grid.cells.clear();
+                    }
+                }
+                LineClass::Content(q) => self.grid_line(&mut grid, q, toks)?,
+            }
+        }
+        let start_line = grid.start_line;
+        let puzzle = Puzzle::new(shape, grid.cells).map_err(|e| ParseError {
+            line: start_line,
+            column: 1,
+            kind: e.into(),
+        })?;
+        Ok(Parsed {
+            line: start_line,
+            puzzle,
+        })
+    }
+
+    /// One more content line of a grid.
+    fn grid_line(
+        &mut self,
+        grid: &mut Grid,
+        q: usize,
+        toks: &mut Vec<Tok>,
+    ) -> Result<(), ReadError> {
+        if is_complete_line(&self.line, q, self.options.shape) {
+            // Not a row: report the grid, and read this line again as the next record.
+            self.pushed_back = true;
+            return Err(self.error(q, self.mixed(grid, LineKind::OneLine)));
+        }
+        match tokenize(&self.line, q, grid.mode, Some(grid.side()), toks) {
+            Ok(end) => self.add_row(grid, toks, end),
+            Err(e) => {
+                let err = match e {
+                    TokError::Bad(pos, kind) => self.error(pos, kind),
+                    TokError::CharRun(pos) => self.error(pos, self.mixed(grid, LineKind::CharRow)),
+                };
+                self.skip_rest(grid);
+                Err(err)
+            }
+        }
+    }
+
+    fn mixed(&self, grid: &Grid, found: LineKind) -> ParseErrorKind {
+        ParseErrorKind::MixedFormats {
+            found,
+            row: grid.rows + 1,
+            side: grid.side(),
+            start_line: grid.start_line,
+        }
+    }
+
+    /// Add the current line's entries to the grid; on error, arrange to skip the rest of it.
+    fn add_row(&mut self, grid: &mut Grid, toks: &[Tok], end: usize) -> Result<(), ReadError> {
+        match grid.add_row(&self.line, toks, end) {
+            Ok(()) => {
+                grid.last_row = (self.line_no, char_column(&self.line, end));
+                Ok(())
+            }
+            Err((pos, kind)) => {
+                self.skip_rest(grid);
+                Err(self.error(pos, kind))
+            }
+        }
+    }
+
+    /// A bad first line of a grid: nothing to skip, as its size is unknown.
+    fn first_row_error(&self, e: TokError) -> ReadError {
+        match e {
+            TokError::Bad(pos, kind) => self.error(pos, kind),
+            // Not produced on a first line (its layout comes from its own tokens).
+            TokError::CharRun(pos) => {
+                self.error(pos, unexpected(&self.line, pos, Expected::Number(None)))
+            }
+        }
+    }
+
+    /// After a bad line in `grid`, skip the rest of the grid on the next call.
+    fn skip_rest(&mut self, grid: &Grid) {
+        self.skip = Some(Skip {
+            rows_left: grid.side().saturating_sub(grid.rows + 1),
+            rows_seen: grid.rows + 1,
+            double_spaced: grid.double_spaced,
+        });
+    }
+
+    /// Skip the rest of a bad grid: up to `rows_left` row lines, stopping at a blank line
+    /// (unless double-spaced), at a whole one-line puzzle (kept) or at the end of the input.
+    fn skip_rows(&mut self, mut skip: Skip) -> io::Result<()> {
+        while skip.rows_left > 0 {
+            if !self.read_line()? {
+                return Ok(());
+            }
+            if self.too_long {
+                skip.rows_left -= 1;
+                continue;
+            }
+            match classify(&self.line) {
+                LineClass::Blank if skip.double_spaced || skip.rows_seen <= 1 => {
+                    skip.double_spaced = true;
+                }
+                LineClass::Blank => return Ok(()),
+                LineClass::Comment | LineClass::Frame(_) => {}
+                LineClass::Content(q) => {
+                    if is_complete_line(&self.line, q, self.options.shape) {
+                        self.pushed_back = true;
+                        return Ok(());
+                    }
+                    skip.rows_left -= 1;
+                    skip.rows_seen += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Parsed, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_record() {
+            Ok(Some(parsed)) => Some(Ok(parsed)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(ReadError::Io(e)) => {
+                self.done = true;
+                Some(Err(ReadError::Io(e)))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+/// Exactly one puzzle from a string, in any layout the [`Reader`] accepts.
+///
+/// Errors (all [`ReadError::Parse`]; an in-memory string cannot fail to read):
+/// [`ParseErrorKind::NoPuzzle`] when there is none, [`ParseErrorKind::ExtraPuzzle`] when a
+/// second puzzle follows, the first record's error when it is bad, or the error of whatever
+/// bad text follows the puzzle.
+pub fn parse_one(text: &str, options: &ParseOptions) -> Result<Puzzle, ReadError> {
+    let mut reader = Reader::new(text.as_bytes(), *options);
+    let first = match reader.next() {
+        Some(result) => result?,
+        None => {
+            let kind = ParseErrorKind::NoPuzzle;
+            return Err(ParseError {
+                line: 1,
+                column: 1,
+                kind,
+            }
+            .into());
+        }
+    };
+    match reader.next() {
+        None => Ok(first.puzzle),
+        Some(Ok(extra)) => {
+            let kind = ParseErrorKind::ExtraPuzzle {
+                first_line: first.line,
+            };
+            Err(ParseError {
+                line: extra.line,
+                column: 1,
+                kind,
+            }
+            .into())
+        }
+        Some(Err(e)) => Err(e),
+    }
+}
