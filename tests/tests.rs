@@ -11,3 +11,4 @@ mod oracle;
 mod props;
 mod setter;
 mod slurm;
+mod usage;

@@ -36,12 +36,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Count the solutions of each puzzle (exactly, or up to --limit).
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Count {
         #[command(flatten)]
         common: Common,
-        /// Stop at N solutions and report "at least N".
-        #[arg(long, value_name = "N")]
+        /// Stop at N solutions and report "at least N" (N >= 1).
+        #[arg(long, value_name = "N", value_parser = parse_limit)]
         limit: Option<u64>,
         /// How to count: auto (the search, then by bands once the count turns out big),
         /// search (the search alone), bands (by bands from the start).
@@ -54,7 +54,7 @@ pub enum Command {
         count_by: CountByArg,
     },
     /// Say whether each puzzle is unique, multiple, unsolvable or invalid.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Check {
         #[command(flatten)]
         common: Common,
@@ -77,8 +77,8 @@ pub enum Command {
     Dump {
         #[command(flatten)]
         common: Common,
-        /// Write at most N solutions per puzzle (exactly min(N, total)).
-        #[arg(short = 'n', long = "max", value_name = "N")]
+        /// Write at most N solutions per puzzle (exactly min(N, total); N >= 1).
+        #[arg(short = 'n', long = "max", value_name = "N", value_parser = parse_limit)]
         max: Option<u64>,
         /// Write to this file (via OUT.partial, renamed when complete) instead of stdout.
         #[arg(short = 'o', long, value_name = "OUT")]
@@ -113,9 +113,9 @@ pub struct Common {
     /// JSON Lines output: one object per puzzle.
     #[arg(long)]
     pub json: bool,
-    /// Board layout for printed solutions.
-    #[arg(long, value_name = "FORMAT", default_value = "line", value_parser = parse_layout)]
-    pub format: Layout,
+    /// Board layout for printed solutions (solve, dump): line (default), grid, rows.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_layout)]
+    pub format: Option<Layout>,
     /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent
     /// (16 cells: 2x2, 36: 2x3, 81: 3x3, 144: 3x4, 256: 4x4, 625: 5x5).
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
@@ -258,6 +258,16 @@ impl From<EngineArg> for EngineChoice {
             EngineArg::Auto => EngineChoice::Auto,
             EngineArg::Generic => EngineChoice::Generic,
         }
+    }
+}
+
+/// `--limit` and `dump -n`: a positive number (a limit of 0 would stop before the first
+/// solution and report nothing).
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("a limit of 0 would stop before the first solution; give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{s:?} is not a number of solutions: {e}")),
     }
 }
 

@@ -53,7 +53,7 @@ impl Config {
             files,
             threads,
             json: common.json,
-            layout: common.format,
+            layout: common.format.unwrap_or(Layout::Line),
             parse: ParseOptions {
                 shape: common.box_shape,
                 ..ParseOptions::default()

@@ -450,7 +450,10 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             .partial
             .as_ref()
             .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("sudoku-enum: interrupted: at least {written} solutions written to {place}");
+        eprintln!(
+            "sudoku-enum: interrupted: at least {} written to {place}",
+            super::report::plural(written, "solution")
+        );
         return Ok(exit::INTERRUPTED);
     }
     if let (Some(target), Some(partial)) = (&dest.target, &dest.partial) {

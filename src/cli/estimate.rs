@@ -5,6 +5,7 @@ use super::args::EstimateArgs;
 use super::config::thread_count;
 use super::input::for_each_puzzle;
 use super::progress::Bar;
+use super::report::plural;
 use super::status::{exit_for, Fatal, CANCEL};
 use indicatif::HumanCount;
 use serde_json::{json, Map, Value};
@@ -170,7 +171,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
             writeln!(out, "{}", Value::Object(m))?;
         } else {
             let mut line = if est.exact {
-                format!("{source}: exactly {} solutions", est.solutions)
+                format!("{source}: exactly {}", plural(est.solutions, "solution"))
             } else {
                 format!(
                     "{source}: about {} solutions (95% CI {} .. {}; {} probes), about {} nodes",
@@ -182,7 +183,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 )
             };
             if let Some(n) = exact {
-                line += &format!("; counted exactly: {n} solutions");
+                line += &format!("; counted exactly: {}", plural(n, "solution"));
             } else if let (Some(p), Some(r)) = (predicted, rate) {
                 line += &format!(
                     "; predicted count time {} serial, {} with {threads} threads (at {} nodes/s)",

@@ -9,6 +9,24 @@ use sudoku_enum::format::{render, Layout};
 use sudoku_enum::setter::{Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
 
+/// `1 solution`, `2 solutions`: a count (any number type) and its noun, singular or plural.
+pub struct Plural<N> {
+    n: N,
+    noun: &'static str,
+}
+
+/// `n` and `noun`, with an `s` unless `n` is 1.
+pub fn plural<N>(n: N, noun: &'static str) -> Plural<N> {
+    Plural { n, noun }
+}
+
+impl<N: fmt::Display + PartialEq + From<u8>> fmt::Display for Plural<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.n == N::from(1) { "" } else { "s" };
+        write!(f, "{} {}{s}", self.n, self.noun)
+    }
+}
+
 /// Which job a line answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Job {
@@ -357,9 +375,8 @@ impl Summary {
             Job::Dump => "dumped",
         };
         let mut s = format!(
-            "{verb} {} puzzle{} in {:.3} s: {} unique, {} multiple, {} unsolvable, {} invalid",
-            self.puzzles,
-            if self.puzzles == 1 { "" } else { "s" },
+            "{verb} {} in {:.3} s: {} unique, {} multiple, {} unsolvable, {} invalid",
+            plural(self.puzzles, "puzzle"),
             elapsed.as_secs_f64(),
             self.unique,
             self.multiple,
@@ -373,10 +390,10 @@ impl Summary {
             s += &format!(", {} unreadable", self.unreadable);
         }
         if self.io_errors > 0 {
-            s += &format!(", {} file errors", self.io_errors);
+            s += &format!(", {}", plural(self.io_errors, "file error"));
         }
         if job == Job::Count {
-            s += &format!("; {} solutions in all", self.solutions);
+            s += &format!("; {} in all", plural(self.solutions, "solution"));
         }
         s
     }
