@@ -6,6 +6,7 @@ mod bad_input;
 mod cli;
 mod cluster;
 mod counts;
+mod formats;
 mod nine;
 mod oracle;
 mod props;

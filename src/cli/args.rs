@@ -4,6 +4,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use sudoku_enum::estimate;
 use sudoku_enum::format::Layout;
+use sudoku_enum::parse::{Alphabet, ParseOptions};
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 const EXAMPLES: &str = "\
@@ -120,6 +121,11 @@ pub struct Common {
     /// (16 cells: 2x2, 36: 2x3, 81: 3x3, 144: 3x4, 256: 4x4, 625: 5x5).
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write boards in this alphabet instead of the input's: 1-9A-Z, 0-F, A-Z or numbers.
+    #[arg(long, value_name = "ALPHABET")]
+    pub output_alphabet: Option<Alphabet>,
     /// No progress bar, no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -132,6 +138,27 @@ pub struct Common {
     /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).
     #[arg(long, value_enum, default_value = "auto", hide = true)]
     pub engine: EngineArg,
+}
+
+/// How inputs are read, beside the box shape (every subcommand that reads puzzles).
+#[derive(Debug, Args, Clone, Default)]
+pub struct InputArgs {
+    /// The characters of digits on boards above 9x9: 1-9A-Z (1-9 then letters, '0' or '.'
+    /// empty), 0-F (hex: '0' is 1, '.' empty), A-Z (letters: 'A' is 1) or numbers. Recognised
+    /// when absent; a '0' it cannot place is an error that asks for this option.
+    #[arg(long, value_name = "ALPHABET")]
+    pub alphabet: Option<Alphabet>,
+}
+
+impl InputArgs {
+    /// The parser's options for these arguments and a box shape.
+    pub fn parse_options(&self, shape: Option<Shape>) -> ParseOptions {
+        ParseOptions {
+            shape,
+            alphabet: self.alphabet,
+            ..ParseOptions::default()
+        }
+    }
 }
 
 /// `split` arguments.
@@ -151,6 +178,8 @@ pub struct SplitArgs {
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Worker threads for the work estimates (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -183,6 +212,8 @@ pub struct EstimateArgs {
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Worker threads for the probes; the prediction is also given for this many.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
