@@ -81,14 +81,18 @@
 //! A new input family goes where its first line is recognised (`lines::start_kind`) and gets
 //! a reader of its own beside `Reader::read_grid`.
 
+mod alphabet;
 mod bytes;
 mod error;
+#[cfg(test)]
+mod format_tests;
 mod grid;
 mod lines;
 mod reader;
 #[cfg(test)]
 mod tests;
 
+pub use alphabet::Alphabet;
 pub use bytes::cell_value;
 pub use error::{Expected, Found, GridEnd, LineKind, ParseError, ParseErrorKind, ReadError};
 pub use reader::{parse_one, ParseOptions, Parsed, Reader, DEFAULT_MAX_LINE_LEN};

@@ -1,10 +1,11 @@
 //! The streaming reader: a state machine over records (one-line puzzles and grids), with
 //! error recovery, over any [`BufRead`]; and [`parse_one`].
 
-use super::bytes::{find_first, is_soft_end, small_value, value_table, BOM};
+use super::alphabet::{detect, Alphabet};
+use super::bytes::{find_first, is_soft_end, small_value, BOM};
 use super::error::{
-    char_column, symbol_error, unexpected, Expected, GridEnd, LineKind, ParseError, ParseErrorKind,
-    ReadError,
+    alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
+    ParseError, ParseErrorKind, ReadError,
 };
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
 use super::lines::{classify, is_complete_line, start_kind, LineClass, Start};
@@ -23,6 +24,9 @@ pub struct ParseOptions {
     /// The longest line accepted, in bytes; longer lines are reported and skipped without being
     /// held in memory. Defaults to [`DEFAULT_MAX_LINE_LEN`].
     pub max_line_len: usize,
+    /// The characters that stand for digits (`--alphabet`); `None` recognises them on boards
+    /// above 9×9 (see [`Alphabet`]).
+    pub alphabet: Option<Alphabet>,
 }
 
 impl Default for ParseOptions {
@@ -30,6 +34,7 @@ impl Default for ParseOptions {
         ParseOptions {
             shape: None,
             max_line_len: DEFAULT_MAX_LINE_LEN,
+            alphabet: None,
         }
     }
 }
@@ -41,6 +46,9 @@ pub struct Parsed {
     pub line: usize,
     /// The puzzle.
     pub puzzle: Puzzle,
+    /// The alphabet it was written in: the one given, else the one recognised (numbers for a
+    /// grid of numbers above 9×9); answers are written in it.
+    pub alphabet: Alphabet,
 }
 
 /// Streaming multi-puzzle reader over any [`BufRead`], in constant memory: it never holds more
@@ -217,7 +225,12 @@ impl<R: BufRead> Reader<R> {
             _ => return None,
         };
         let n = shape.side();
-        if n > 9 {
+        if n > 9
+            || matches!(
+                self.options.alphabet,
+                Some(Alphabet::Hex | Alphabet::Letters)
+            )
+        {
             return None;
         }
         let cells: Vec<u8> = self.line.iter().map(|&b| small_value(b)).collect();
@@ -228,6 +241,7 @@ impl<R: BufRead> Reader<R> {
         Some(Parsed {
             line: self.line_no,
             puzzle: Puzzle::from_checked(shape, cells),
+            alphabet: self.options.alphabet.unwrap_or_default(),
         })
     }
 
@@ -236,22 +250,35 @@ impl<R: BufRead> Reader<R> {
         let shape = self.line_shape(len).map_err(|k| self.error(p + len, k))?;
         let n = shape.side();
         let run = &self.line[p..p + len];
-        let cells: Vec<u8> = if n <= 9 {
+        let alphabet = match self.options.alphabet {
+            Some(a) => a,
+            None => detect(run, n).map_err(|i| self.error(p + i, ambiguous_zero(n)))?,
+        };
+        let cells: Vec<u8> = if n <= 9 && matches!(alphabet, Alphabet::Standard | Alphabet::Numbers)
+        {
             run.iter().map(|&b| small_value(b)).collect()
         } else {
-            let table = value_table(n);
+            let table = alphabet.table(n);
             run.iter().map(|&b| table[usize::from(b)]).collect()
         };
         // NO_VALUE is above every side, so the largest value also flags bad characters.
         if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
             let i = cells.iter().position(|&v| usize::from(v) > n).unwrap_or(0);
-            let kind = symbol_error(&self.line, p + i, run[i], n, Expected::Cell(Some(n)));
+            let kind = alphabet_error(
+                &self.line,
+                p + i,
+                run[i],
+                n,
+                alphabet,
+                Expected::Cell(Some(n)),
+            );
             return Err(self.error(p + i, kind));
         }
         let puzzle = Puzzle::new(shape, cells).map_err(|e| self.error(p, e.into()))?;
         Ok(Parsed {
             line: self.line_no,
             puzzle,
+            alphabet,
         })
     }
 
@@ -290,6 +317,8 @@ impl<R: BufRead> Reader<R> {
             start_line: self.line_no,
             double_spaced: false,
             last_row: (0, 0),
+            alphabet: self.options.alphabet,
+            pending: Vec::new(),
         };
         self.add_row(&mut grid, toks, end)?;
         while grid.rows < grid.side() {
@@ -330,6 +359,7 @@ impl<R: BufRead> Reader<R> {
             }
         }
         let start_line = grid.start_line;
+        let alphabet = grid.resolve()?;
         let puzzle = Puzzle::new(shape, grid.cells).map_err(|e| ParseError {
             line: start_line,
             column: 1,
@@ -338,6 +368,7 @@ impl<R: BufRead> Reader<R> {
         Ok(Parsed {
             line: start_line,
             puzzle,
+            alphabet,
         })
     }
 
@@ -377,7 +408,7 @@ impl<R: BufRead> Reader<R> {
 
     /// Add the current line's entries to the grid; on error, arrange to skip the rest of it.
     fn add_row(&mut self, grid: &mut Grid, toks: &[Tok], end: usize) -> Result<(), ReadError> {
-        match grid.add_row(&self.line, toks, end) {
+        match grid.add_row(&self.line, self.line_no, toks, end) {
             Ok(()) => {
                 grid.last_row = (self.line_no, char_column(&self.line, end));
                 Ok(())
