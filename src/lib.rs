@@ -33,6 +33,7 @@
 //! how far singles get, whether every given is needed), [`format`](mod@format) (printing boards).
 #![deny(missing_docs)]
 
+mod candidates;
 mod engine;
 pub mod estimate;
 pub mod format;
@@ -44,6 +45,7 @@ mod shape;
 mod sink;
 mod solver;
 
+pub use candidates::{candidates, Candidates};
 pub use engine::EngineChoice;
 pub use parse::{parse_one, ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle, PuzzleError};

@@ -3,6 +3,7 @@
 mod util;
 
 mod bad_input;
+mod candidates;
 mod cli;
 mod cluster;
 mod counts;

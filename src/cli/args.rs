@@ -24,6 +24,16 @@ Exit codes:
   2    usage, input (parse) or I/O error
   130  interrupted (Ctrl-C / SIGTERM); the partial result is printed first";
 
+const CANDIDATES_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum candidates puzzle.txt            pencil marks of every cell, counts up to 8
+  sudoku-enum candidates --cap 1 --json p.txt  only the candidates, as JSON Lines
+
+Each candidate is decided by a search with it as one more given, stopped at the cap;
+the solutions of the first search (and of every later one) answer many at once.
+Exit codes: 0 every puzzle has a solution and was decided; 1 one has none, is invalid,
+or timed out; 2 usage, input or I/O error; 130 interrupted.";
+
 /// Exact all-solutions enumerator and uniqueness checker for N×N sudoku.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-enum", version, about, after_help = EXAMPLES)]
@@ -91,6 +101,17 @@ pub enum Command {
         /// --threads 1), still using every thread.
         #[arg(long)]
         ordered: bool,
+    },
+    /// True candidates: the digits of each cell that appear in at least one solution, with
+    /// the number of solutions through each (up to --cap), as a pencil-mark grid.
+    #[command(after_help = CANDIDATES_EXAMPLES)]
+    Candidates {
+        #[command(flatten)]
+        common: Common,
+        /// Count the solutions through each candidate up to K (1: only say which digits are
+        /// candidates).
+        #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+        cap: u64,
     },
     /// Cut each puzzle into disjoint parts (one-line sub-puzzles) to count anywhere with
     /// `count --json`; `merge` adds the results up.

@@ -7,6 +7,7 @@
 //! - `input`: reading the inputs record by record, with their errors reported;
 //! - `config`: the settings of `count`, `check`, `solve` and `dump`;
 //! - `batch`: `count`, `check`, `solve`; `dump`: streaming solutions to a file or stdout;
+//! - `candidates`: true candidates as pencil marks or JSON;
 //! - `report`: answers as text lines or JSON, the summary line; `explain`: `check --explain`;
 //! - `split`, `merge`, `estimate`: a count spread over many machines, and its size; `parts`:
 //!   the parts file that `split` writes and `merge` reads;
@@ -14,6 +15,7 @@
 
 pub mod args;
 mod batch;
+mod candidates;
 mod config;
 mod dump;
 mod estimate;
@@ -106,7 +108,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Count { common, .. }
         | Command::Check { common, .. }
         | Command::Solve { common }
-        | Command::Dump { common, .. } => (Some(common.threads), true),
+        | Command::Dump { common, .. }
+        | Command::Candidates { common, .. } => (Some(common.threads), true),
         Command::Split(args) => (Some(args.threads), false),
         Command::Estimate(args) => (Some(args.threads), false),
         Command::Merge(_) => (None, false),
@@ -156,6 +159,9 @@ pub fn run(cli: Cli) -> u8 {
             force,
             ordered,
         ),
+        Command::Candidates { common, cap } => {
+            candidates::run(&Config::new(Job::Check, common, None), cap)
+        }
         Command::Split(args) => split::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Estimate(args) => estimate::run(args),

@@ -282,6 +282,16 @@ impl Generic {
     pub fn shape(&self) -> Shape {
         self.t.shape
     }
+
+    /// Each cell's candidates after propagation, as bit masks (a placed cell: its digit's bit).
+    pub(crate) fn candidate_masks(&self) -> Vec<u64> {
+        self.st
+            .cand
+            .iter()
+            .zip(&self.st.value)
+            .map(|(&c, &v)| if v == 0 { c } else { 1u64 << (v - 1) })
+            .collect()
+    }
 }
 
 /// Per-search scratch: one state per depth, grown on first use, plus the singles queue.

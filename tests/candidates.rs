@@ -1,0 +1,75 @@
+//! `candidates`: true candidates through the command line.
+
+use crate::util::run;
+
+const TOP1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+#[test]
+fn pencil_marks_of_a_4x4_with_counts() {
+    let (code, out, _) = run(&["candidates", "-q", "--cap", "3"], "1234............\n");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "# <stdin>:1: multiple; 12 cells with more than one candidate"
+    );
+    assert_eq!(lines[1], "candidates:");
+    assert_eq!(lines[2], "+-----------+-----------+");
+    assert_eq!(lines[3], "| 1... .2.. | ..3. ...4 |");
+    assert_eq!(lines[4], "| ..34 ..34 | 12.. 12.. |");
+    assert_eq!(lines[9], "solutions through each candidate (up to 3):");
+    assert_eq!(lines[11], "| 3... .3.. | ..3. ...3 |");
+}
+
+#[test]
+fn json_candidates_and_counts() {
+    let (code, out, _) = run(&["candidates", "--json", "-q"], "1234............\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["verdict"], "multiple");
+    assert_eq!(v["cap"], 8);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["candidates"][0], "1");
+    assert_eq!(v["candidates"][4], "34");
+    // 12 solutions: r1c1 is 1 in all of them (capped at 8), r2c1 is 3 in 6 and 4 in 6.
+    assert_eq!(v["counts"][0], serde_json::json!([8]));
+    assert_eq!(v["counts"][4], serde_json::json!([6, 6]));
+}
+
+#[test]
+fn unique_unsolvable_and_invalid_verdicts() {
+    let input = format!(
+        "{TOP1}\n..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..\n11{}\n",
+        ".".repeat(79)
+    );
+    let (code, out, _) = run(&["candidates", "-q", "--cap", "1"], &input);
+    assert_eq!(code, 1);
+    let headers: Vec<&str> = out.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(
+        headers,
+        [
+            "# <stdin>:1: unique; 0 cells with more than one candidate",
+            "# <stdin>:2: unsolvable",
+            "# <stdin>:3: invalid: 1 appears twice in row 1: r1c1 and r1c2",
+        ]
+    );
+    // --cap 1: no count grid.
+    assert!(!out.contains("solutions through"));
+}
+
+#[test]
+fn the_empty_9x9_is_quick_and_every_candidate_reaches_the_cap() {
+    let (code, out, _) = run(
+        &["candidates", "--json", "-q", "-j", "1"],
+        &format!("{}\n", ".".repeat(81)),
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let counts = v["counts"].as_array().unwrap();
+    assert!(counts
+        .iter()
+        .all(|c| c.as_array().unwrap().iter().all(|k| k == 8) && c.as_array().unwrap().len() == 9));
+    // The target is 20 ms; a loaded test machine gets ten times that.
+    assert!(v["time_ms"].as_f64().unwrap() < 200.0, "{}", v["time_ms"]);
+}
