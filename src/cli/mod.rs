@@ -40,6 +40,7 @@ fn pointless(command: &Command) -> Option<(&'static str, String)> {
         Command::Count { common, .. } => ("count", common),
         Command::Check { common, .. } => ("check", common),
         Command::Solve { common } => ("solve", common),
+        Command::Candidates { common, .. } => ("candidates", common),
         Command::Dump {
             common,
             output,
@@ -62,7 +63,7 @@ fn pointless(command: &Command) -> Option<(&'static str, String)> {
         sudoku_enum::format::Layout::Grid => "grid",
         sudoku_enum::format::Layout::Rows => "rows",
     };
-    if matches!(name, "count" | "check") {
+    if matches!(name, "count" | "check" | "candidates") {
         return Some((
             name,
             format!(
