@@ -95,3 +95,114 @@ fn unknown_alphabet_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// `check FILE ARGS`: (exit code, stdout lines with the file name cut off, stderr).
+fn check(name: &str, args: &[&str]) -> (i32, Vec<String>, String) {
+    let file = path(name);
+    let mut all = vec!["check", file.as_str()];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all, "");
+    let lines = out
+        .lines()
+        .map(|l| l.strip_prefix(file.as_str()).unwrap_or(l).to_string())
+        .collect();
+    (code, lines, err)
+}
+
+#[test]
+fn files_of_other_tools_are_read_where_their_puzzles_are() {
+    for (name, lines) in [
+        ("formats/sadman.sdk", &[5][..]),
+        ("formats/hodoku.txt", &[3, 4, 5, 6]),
+        ("formats/ids.txt", &[3, 4, 5]),
+        ("formats/kaggle_quizzes.csv", &[2, 3, 4, 5]),
+        ("formats/radcliffe.csv", &[2, 3, 4, 5, 6]),
+        ("formats/radcliffe.tsv", &[2, 3, 4]),
+        ("formats/sudoku_extreme.csv", &[2, 3, 4]),
+        ("formats/strings.json", &[2, 3, 4]),
+        ("formats/objects.json", &[4, 9, 14]),
+        ("formats/results.jsonl", &[1, 2, 3]),
+    ] {
+        let (code, out, err) = check(name, &[]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let want: Vec<String> = lines.iter().map(|l| format!(":{l}: unique")).collect();
+        assert_eq!(out, want, "{name}");
+    }
+}
+
+#[test]
+fn columns_by_name_and_index() {
+    // The solutions column: solved grids are unique too, and `solve` prints them back.
+    let (code, out, _) = check("formats/radcliffe.csv", &["--column", "solution"]);
+    assert_eq!((code, out.len()), (0, 5));
+    let (code, out, _) = check("formats/objects.json", &["--column", "solution"]);
+    assert_eq!((code, out.len()), (0, 3));
+    let file = path("formats/radcliffe.csv");
+    let (_, by_index, _) = run(&["solve", "--column", "3", &file], "");
+    let (_, by_name, _) = run(&["solve", "--column", "solution", &file], "");
+    let (_, solved, _) = run(&["solve", &file], "");
+    assert_eq!(by_index, by_name);
+    assert_eq!(by_index, solved);
+    // A name the header lacks.
+    let (code, out, err) = check("formats/radcliffe.csv", &["--column", "quiz"]);
+    assert_eq!((code, out.len()), (2, 0));
+    assert!(
+        err.starts_with(&format!(
+            "sudoku-enum: {file}:1:1: no column \"quiz\" in the header (its columns: id, \
+             puzzle, solution, clues, difficulty); give --column NAME or a 1-based INDEX\n"
+        )),
+        "{err}"
+    );
+    let (code, _, err) = run(&["check", "--column", "0"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: invalid value '0' for '--column <NAME|INDEX>': columns are numbered from 1"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn table_errors_name_line_and_column() {
+    let top1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let bad = top1.replacen('3', "x", 1);
+    for (input, message) in [
+        (
+            format!("id,puzzle\n1,{top1}\n2,{bad}\n"),
+            "<stdin>:3:7: unexpected character 'x'; expected a digit 1-9, or '.', '0', '_', '*' \
+             for an empty cell",
+        ),
+        (
+            "id,puzzle\n1\n".to_string(),
+            "<stdin>:2:2: column 2 (puzzle) is missing: this row has 1 field",
+        ),
+        (
+            "name,size\nx,y\n".to_string(),
+            "<stdin>:2:1: no field of this row (2 fields) is a puzzle, and no header names a \
+             puzzle column; give --column NAME or a 1-based INDEX",
+        ),
+        (
+            format!("[\"{top1}\",\n \"{bad}\"]\n"),
+            "<stdin>:2:7: unexpected character 'x'; expected a digit 1-9, or '.', '0', '_', '*' \
+             for an empty cell",
+        ),
+        (
+            "[\"4...3...\n".to_string(),
+            "<stdin>:1:2: a JSON string that does not end on its line (puzzles are strings on \
+             one line)",
+        ),
+        (
+            format!(":0000:x\n:0000:x:{top1}:::\n"),
+            "<stdin>:1:8: a HoDoKu line has its puzzle in the third field \
+             (:type:digits:puzzle:...); this one has fewer fields",
+        ),
+    ] {
+        let (code, _, err) = run(&["check"], &input);
+        assert_eq!(code, 2, "{input}");
+        assert!(
+            err.starts_with(&format!("sudoku-enum: {message}\n")),
+            "{input}\n{err}"
+        );
+    }
+}

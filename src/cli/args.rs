@@ -4,7 +4,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use sudoku_enum::estimate;
 use sudoku_enum::format::Layout;
-use sudoku_enum::parse::{Alphabet, ParseOptions};
+use sudoku_enum::parse::{Alphabet, Column, ParseOptions};
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 const EXAMPLES: &str = "\
@@ -169,6 +169,11 @@ pub struct InputArgs {
     /// when absent; a '0' it cannot place is an error that asks for this option.
     #[arg(long, value_name = "ALPHABET")]
     pub alphabet: Option<Alphabet>,
+    /// The column of a CSV/TSV/JSON table that holds the puzzles: a header name or a 1-based
+    /// index (default: a column named puzzle, quizzes, question, ..., else the first whose
+    /// first row holds a puzzle).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<Column>,
 }
 
 impl InputArgs {
@@ -177,6 +182,7 @@ impl InputArgs {
         ParseOptions {
             shape,
             alphabet: self.alphabet,
+            column: self.column,
             ..ParseOptions::default()
         }
     }

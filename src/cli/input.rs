@@ -5,7 +5,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use sudoku_enum::parse::{Alphabet, ParseError, ParseOptions, Parsed, ReadError, Reader};
+use sudoku_enum::parse::{
+    Alphabet, ParseError, ParseOptions, Parsed, ReadError, Reader, TableFormat,
+};
 use sudoku_enum::Puzzle;
 
 use super::status::{Fatal, CANCEL};
@@ -108,6 +110,11 @@ pub fn for_each_input(
                 errors.io += 1;
                 continue;
             }
+        };
+        // A file's extension says what it is (.csv, .tsv, .json); its content, otherwise.
+        let parse = ParseOptions {
+            table: TableFormat::from_extension(&path),
+            ..parse
         };
         let mut records = Records {
             reader: Reader::new(input, parse),

@@ -147,6 +147,38 @@ pub enum ParseErrorKind {
         /// The standard alphabet's character for N (`G` on 16×16).
         top: char,
     },
+    /// A HoDoKu library line (`:type:digits:puzzle:…`) without its puzzle field.
+    #[error("a HoDoKu line has its puzzle in the third field (:type:digits:puzzle:...); this one has fewer fields")]
+    HodokuFields,
+    /// `--column NAME` names no column of the header.
+    #[error("no column {column:?} in the header (its columns: {columns}); give --column NAME or a 1-based INDEX")]
+    NoSuchColumn {
+        /// The name asked for.
+        column: String,
+        /// The header's names.
+        columns: String,
+    },
+    /// No field of a table's first row is a puzzle, and no column was named.
+    #[error(
+        "no field of this row ({}) is a puzzle, and no header names a puzzle column; give \
+         --column NAME or a 1-based INDEX",
+        Count(*.fields, "field")
+    )]
+    NoPuzzleColumn {
+        /// Fields on the row.
+        fields: usize,
+    },
+    /// A table row without the puzzle's column.
+    #[error("column {column} is missing: this row has {}", Count(*.fields, "field"))]
+    MissingColumn {
+        /// The column (1-based, and its header name).
+        column: String,
+        /// Fields on the row.
+        fields: usize,
+    },
+    /// A JSON string that does not end on its line.
+    #[error("a JSON string that does not end on its line (puzzles are strings on one line)")]
+    JsonString,
     /// A line longer than [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len).
     #[error("line is longer than {limit} bytes; skipped (the limit keeps memory bounded)")]
     LineTooLong {

@@ -151,3 +151,181 @@ fn nine_by_nine_in_letters() {
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
     );
 }
+
+const TOP1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const TOP2: &str =
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........";
+const TOP1_SOLUTION: &str =
+    "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+/// (line, puzzle) of every record, or the error.
+fn lines(text: &str, options: ParseOptions) -> Vec<Result<(usize, String), String>> {
+    read(text, options)
+        .into_iter()
+        .map(|r| r.map(|(line, p, _)| (line, p)))
+        .collect()
+}
+
+#[test]
+fn sdk_sections_keep_the_puzzle_and_skip_the_rest() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/formats/sadman.sdk"
+    ))
+    .unwrap();
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].as_ref().unwrap().0, 5);
+    // A section header without a grid, sections in another order, a puzzle after them.
+    let text = format!("[Colours]\n1 2 3\n[Puzzle]\n{TOP1}\n[PencilMarks]\n\n{TOP2}\n");
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got, [Ok((4, TOP1.to_string())), Ok((7, TOP2.to_string()))]);
+}
+
+#[test]
+fn hodoku_lines_give_their_third_field() {
+    let placed = format!("+{}", &TOP1_SOLUTION[..1]) + &TOP1[1..];
+    let text = format!(
+        ":0000:x:{TOP1}:::\n:0100:1:{placed}:512 913::\n:0000:x\n:0000:x:{}:::\n",
+        &TOP1[..80]
+    );
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got[0], Ok((1, TOP1.to_string())));
+    assert_eq!(got[1], Ok((2, TOP1.to_string())));
+    assert_eq!(
+        got[2],
+        Err(
+            "line 3, column 8: a HoDoKu line has its puzzle in the third field \
+             (:type:digits:puzzle:...); this one has fewer fields"
+                .to_string()
+        )
+    );
+    assert!(
+        got[3]
+            .as_ref()
+            .unwrap_err()
+            .starts_with("line 4, column 89: 80 cells is not a board size"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn ids_before_the_puzzle() {
+    let bad = TOP1.replacen('3', "x", 1);
+    let text = format!(
+        "0001 {TOP1}\n2\t{TOP2} 1\nhard-3;{TOP1};x\n#4 {TOP1}\npuzzle_id:{bad}\n12 {TOP2}\n"
+    );
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got[0], Ok((1, TOP1.to_string())));
+    assert_eq!(got[1], Ok((2, TOP2.to_string())));
+    assert_eq!(got[2], Ok((3, TOP1.to_string())));
+    // Line 4 is a comment; the bad puzzle's error points into it.
+    let column = 11 + bad.find('x').unwrap();
+    assert_eq!(
+        got[3],
+        Err(format!(
+            "line 5, column {column}: unexpected character 'x'; expected a digit 1-9, or '.', \
+             '0', '_', '*' for an empty cell"
+        ))
+    );
+    assert_eq!(got[4], Ok((6, TOP2.to_string())));
+    // Grids and titles are not mistaken for ids.
+    let grid = "Grid 01\n2 . . 1 . 5 . . 3\n. 5 4 . . . 7 1 .\n";
+    assert!(lines(grid, ParseOptions::default())[0].is_err());
+}
+
+#[test]
+fn csv_and_tsv_with_a_header() {
+    let rows = format!("id,puzzle,solution\n1,{TOP1},{TOP1_SOLUTION}\n2,\"{TOP2}\",\n");
+    let got = lines(&rows, ParseOptions::default());
+    assert_eq!(got, [Ok((2, TOP1.to_string())), Ok((3, TOP2.to_string()))]);
+    let by_name = ParseOptions {
+        column: "Solution".parse().ok(),
+        ..ParseOptions::default()
+    };
+    let got = lines(&rows, by_name);
+    assert_eq!(got[0], Ok((2, TOP1_SOLUTION.to_string())));
+    assert!(got[1].as_ref().unwrap_err().starts_with("line 3, column "));
+    // The first column holding a puzzle when no header names one.
+    let text = format!(
+        "quizzes\tsolutions\n{}\t{TOP1_SOLUTION}\n",
+        TOP1.replace('.', "0")
+    );
+    assert_eq!(
+        lines(&text, ParseOptions::default()),
+        [Ok((2, TOP1.to_string()))]
+    );
+    let text = format!("source,q,a\nx,{TOP1},{TOP1_SOLUTION}\n");
+    assert_eq!(
+        lines(&text, ParseOptions::default()),
+        [Ok((2, TOP1.to_string()))]
+    );
+    // By extension, without a header; by index.
+    let csv = ParseOptions {
+        table: Some(TableFormat::Csv),
+        column: "3".parse().ok(),
+        ..ParseOptions::default()
+    };
+    let text = format!("1,{TOP1},{TOP1_SOLUTION}\n");
+    assert_eq!(lines(&text, csv), [Ok((1, TOP1_SOLUTION.to_string()))]);
+    // A name the header lacks: one error, and the input ends.
+    let missing = ParseOptions {
+        column: "quiz".parse().ok(),
+        ..ParseOptions::default()
+    };
+    assert_eq!(
+        lines(&rows, missing),
+        [Err(
+            "line 1, column 1: no column \"quiz\" in the header (its columns: id, puzzle, \
+              solution); give --column NAME or a 1-based INDEX"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        lines("id,puzzle\n1\n", ParseOptions::default()),
+        [Err(
+            "line 2, column 2: column 2 (puzzle) is missing: this row has 1 field".to_string()
+        )]
+    );
+}
+
+#[test]
+fn json_arrays_objects_and_lines() {
+    let strings = format!("[\n  \"{TOP1}\", \"{TOP2}\",\n  \"{TOP1}\"\n]\n");
+    let got = lines(&strings, ParseOptions::default());
+    assert_eq!(
+        got,
+        [
+            Ok((2, TOP1.to_string())),
+            Ok((2, TOP2.to_string())),
+            Ok((3, TOP1.to_string()))
+        ]
+    );
+    let objects = format!(
+        "[{{\"id\": 1, \"tags\": [\"a\", \"b\"], \"solution\": \"{TOP1_SOLUTION}\", \"puzzle\": \"{TOP1}\"}},\n {{\"id\": \"x\\\"y\", \"puzzle\": \"{TOP2}\"}}]\n"
+    );
+    let got = lines(&objects, ParseOptions::default());
+    assert_eq!(got, [Ok((1, TOP1.to_string())), Ok((2, TOP2.to_string()))]);
+    let by_name = ParseOptions {
+        column: "solution".parse().ok(),
+        ..ParseOptions::default()
+    };
+    assert_eq!(
+        lines(&objects, by_name),
+        [Ok((1, TOP1_SOLUTION.to_string()))]
+    );
+    let jsonl = format!("{{\"source\": \"a:1\", \"puzzle\": \"{TOP1}\"}}\n{{\"source\": \"a:2\", \"puzzle\": \"{TOP2}\"}}\n");
+    let got = lines(&jsonl, ParseOptions::default());
+    assert_eq!(got, [Ok((1, TOP1.to_string())), Ok((2, TOP2.to_string()))]);
+    // A bad puzzle string: its line and column.
+    let bad = format!("[\"{}\"]\n", TOP1.replacen('3', "x", 1));
+    assert_eq!(
+        lines(&bad, ParseOptions::default()),
+        [Err(format!(
+            "line 1, column {}: unexpected character 'x'; expected a digit 1-9, or '.', '0', \
+             '_', '*' for an empty cell",
+            3 + TOP1.find('3').unwrap()
+        ))]
+    );
+}
