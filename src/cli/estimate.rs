@@ -4,7 +4,7 @@
 use super::args::EstimateArgs;
 use super::config::thread_count;
 use super::input::for_each_puzzle;
-use super::progress::Bar;
+use super::progress::{Bar, TermOut};
 use super::report::plural;
 use super::status::{exit_for, Fatal, CANCEL};
 use indicatif::HumanCount;
@@ -99,7 +99,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
         engine,
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(TermOut(stdout.lock()));
     let mut failed = false;
     let errors = for_each_puzzle(
         &args.files,

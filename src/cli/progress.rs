@@ -1,14 +1,148 @@
-//! Progress bars on stderr. Workers only bump relaxed atomics (a search's [`Progress`] or a [`Batch`]); a
-//! ticker thread copies them into an indicatif bar ten times a second. Nothing is drawn for runs
-//! shorter than about a second, when stderr is not a terminal, or with `--quiet`.
+//! Progress bars on stderr. Workers only bump relaxed atomics (a search's [`Progress`] or a
+//! [`Batch`]); a ticker thread composes one status line from them ten times a second. Nothing
+//! is drawn for runs shorter than about a second, when stderr is not a terminal, or with
+//! `--quiet`.
+//!
+//! The terminal stays readable:
+//! - the line is composed here and handed to indicatif as its only, `{wide_msg}`, element, so
+//!   it is cut to the terminal's width and never wraps (a wrapped bar is what erased result
+//!   lines when it was cleared);
+//! - whatever the run prints while a bar is shown goes through [`suspend`]: results on stdout
+//!   ([`TermOut`]) and messages on stderr ([`note`]) — the bar is erased, the text written and
+//!   the bar drawn again below it, so no line is lost or left behind a bar when stdout and
+//!   stderr are the same terminal;
+//! - a finished bar is erased;
+//! - an ETA is shown only once there is one: a few seconds in and a measurable share done.
+//!
+//! `SUDOKU_ENUM_BAR_DELAY_MS` (for tests) changes the delay before a bar is first drawn.
 
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::fmt;
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use sudoku_enum::Progress;
+
+/// The bar on screen now, if any: what [`suspend`] erases while something else is written.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Run `f` with the bar (if one is shown) erased, then draw the bar again.
+pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
+    let shown = SHOWN.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    match shown {
+        Some(bar) => bar.suspend(f),
+        None => f(),
+    }
+}
+
+/// `eprintln!` that keeps the bar intact: one line on stderr.
+pub fn note(args: fmt::Arguments<'_>) {
+    suspend(|| eprintln!("{args}"));
+}
+
+/// A writer (stdout) that erases the bar around each write: put it under the `BufWriter`, so
+/// the bar is erased once a buffer, not once a line.
+pub struct TermOut<W: Write>(pub W);
+
+impl<W: Write> Write for TermOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let out = &mut self.0;
+        suspend(|| {
+            out.write_all(buf)?;
+            out.flush()
+        })?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let out = &mut self.0;
+        suspend(|| out.flush())
+    }
+}
+
+/// Whether bars may be drawn at all.
+pub fn enabled(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
+}
+
+/// How long a run goes before its bar is first drawn.
+fn delay() -> Duration {
+    let ms = std::env::var("SUDOKU_ENUM_BAR_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(900);
+    Duration::from_millis(ms)
+}
+
+/// A bar on stderr drawing the lines it is given, cut to the terminal's width; registered in
+/// [`SHOWN`] while it lives.
+struct Line {
+    bar: ProgressBar,
+    frame: usize,
+}
+
+impl Line {
+    fn new() -> Line {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
+        if let Ok(style) = ProgressStyle::with_template("{wide_msg}") {
+            bar.set_style(style);
+        }
+        *SHOWN.lock().unwrap_or_else(PoisonError::into_inner) = Some(bar.clone());
+        Line { bar, frame: 0 }
+    }
+
+    /// Draw `text` after a spinner and the elapsed time.
+    fn show(&mut self, elapsed: Duration, text: &str) {
+        const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        self.frame = (self.frame + 1) % SPINNER.len();
+        self.bar.set_message(format!(
+            "{} [{}] {text}",
+            SPINNER[self.frame],
+            clock(elapsed)
+        ));
+    }
+}
+
+impl Drop for Line {
+    fn drop(&mut self) {
+        *SHOWN.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.bar.finish_and_clear();
+    }
+}
+
+/// `H:MM:SS`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// A `width`-character bar for a fraction.
+fn gauge(fraction: f64, width: usize) -> String {
+    let full = ((fraction.clamp(0.0, 1.0) * width as f64) as usize).min(width);
+    let mut s = String::with_capacity(width + 2);
+    s.push('[');
+    s.extend(std::iter::repeat_n('#', full));
+    s.extend(std::iter::repeat_n('-', width - full));
+    s.push(']');
+    s
+}
+
+/// The time left when `done` (0..1) took `elapsed`, once that is worth showing: a few seconds
+/// in and at least 1% done (before, the rate is mostly start-up and the guess is noise).
+fn eta(elapsed: Duration, done: f64) -> Option<Duration> {
+    if elapsed < Duration::from_secs(3) || !(0.01..1.0).contains(&done) {
+        return None;
+    }
+    let left = elapsed.as_secs_f64() * (1.0 - done) / done;
+    (left < 1e9).then(|| Duration::from_secs_f64(left))
+}
+
+/// " · ETA 0:01:23", or nothing before there is one.
+fn eta_text(elapsed: Duration, done: f64) -> String {
+    eta(elapsed, done).map_or(String::new(), |d| format!(" · ETA {}", clock(d)))
+}
 
 /// Counters of a batch run, bumped once per puzzle.
 #[derive(Debug, Default)]
@@ -19,23 +153,21 @@ pub struct Batch {
     pub solutions: AtomicU64,
 }
 
+/// The search the ticker follows in detail, and when it started.
+type Watched = Option<(Progress, Instant)>;
+
 /// What the ticker shows: a batch, or one long search (with the tree fraction and ETA).
 pub struct Ticker {
     stop: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
-    current: Arc<Mutex<Option<Progress>>>,
-}
-
-/// Whether bars may be drawn at all.
-pub fn enabled(quiet: bool) -> bool {
-    !quiet && std::io::stderr().is_terminal()
+    current: Arc<Mutex<Watched>>,
 }
 
 impl Ticker {
     /// Start a ticker (a no-op when `enabled` is false). `what` names the unit ("solutions").
     pub fn start(enabled: bool, batch: Arc<Batch>, what: &'static str) -> Ticker {
         let stop = Arc::new(AtomicBool::new(false));
-        let current: Arc<Mutex<Option<Progress>>> = Arc::new(Mutex::new(None));
+        let current: Arc<Mutex<Watched>> = Arc::new(Mutex::new(None));
         if !enabled {
             return Ticker {
                 stop,
@@ -44,7 +176,7 @@ impl Ticker {
             };
         }
         let (stop2, current2) = (Arc::clone(&stop), Arc::clone(&current));
-        let handle = std::thread::spawn(move || tick(stop2, current2, batch, what));
+        let handle = std::thread::spawn(move || tick(&stop2, &current2, &batch, what));
         Ticker {
             stop,
             handle: Some(handle),
@@ -59,12 +191,13 @@ impl Ticker {
 
     /// Follow one search in detail (fraction of the tree, ETA) until [`Ticker::unwatch`].
     pub fn watch(&self, progress: Progress) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress);
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((progress, Instant::now()));
     }
 
     /// Go back to batch counters.
     pub fn unwatch(&self) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// Stop and erase the bar.
@@ -86,46 +219,24 @@ impl Drop for Ticker {
     }
 }
 
-fn tick(
-    stop: Arc<AtomicBool>,
-    current: Arc<Mutex<Option<Progress>>>,
-    batch: Arc<Batch>,
-    what: &'static str,
-) {
+fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) {
     let started = Instant::now();
-    let mut bar: Option<ProgressBar> = None;
-    let mut mode_tree = None::<bool>;
+    let delay = delay();
+    let mut line: Option<Line> = None;
     let mut last = (Instant::now(), 0u64);
     let mut rate = 0.0f64;
     while !stop.load(Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
-        if started.elapsed() < Duration::from_millis(900) {
+        if started.elapsed() < delay || stop.load(Relaxed) {
             continue;
         }
-        let watched = current.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let tree = watched.is_some();
-        let b = bar.get_or_insert_with(|| {
-            let b =
-                ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(10));
-            b.enable_steady_tick(Duration::from_millis(200));
-            b
-        });
-        if mode_tree != Some(tree) {
-            mode_tree = Some(tree);
-            let style = if tree {
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% tree, ETA {eta}  {msg}",
-                )
-            } else {
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-            };
-            if let Ok(style) = style {
-                b.set_style(style);
-            }
-        }
+        let watched = current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         let now = Instant::now();
-        match watched {
-            Some(progress) => {
+        let text = match watched {
+            Some((progress, since)) => {
                 let sols = progress.solutions();
                 let dt = now.duration_since(last.0).as_secs_f64();
                 if dt >= 0.5 {
@@ -133,29 +244,32 @@ fn tick(
                     rate = if rate == 0.0 { r } else { 0.7 * rate + 0.3 * r };
                     last = (now, sols);
                 }
-                b.set_position((progress.fraction_done() * 1000.0) as u64);
-                b.set_message(format!(
-                    "{} {what}, {}/s, {} nodes",
+                let done = progress.fraction_done();
+                format!(
+                    "{} {:>3}% of the tree{} · {} {what}, {}/s, {} nodes",
+                    gauge(done, 20),
+                    (done * 100.0) as u32,
+                    eta_text(since.elapsed(), done),
                     HumanCount(sols),
                     HumanCount(rate as u64),
                     HumanCount(progress.nodes())
-                ));
+                )
             }
             None => {
                 let p = batch.puzzles.load(Relaxed);
                 let secs = started.elapsed().as_secs_f64();
-                b.set_message(format!(
-                    "{} puzzles ({}/s), {} {what}",
+                format!(
+                    "{} puzzles ({}/s) · {} {what}",
                     HumanCount(p),
                     HumanCount((p as f64 / secs) as u64),
                     HumanCount(batch.solutions.load(Relaxed))
-                ));
+                )
             }
-        }
+        };
+        line.get_or_insert_with(Line::new)
+            .show(started.elapsed(), &text);
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    // Dropping the line erases it.
 }
 
 /// A progress bar for a counter, drawn only after about a second, only on a terminal.
@@ -174,31 +288,33 @@ impl Bar {
         let stop2 = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
             let started = Instant::now();
-            let mut bar: Option<ProgressBar> = None;
+            let delay = delay();
+            let mut line: Option<Line> = None;
             while !stop2.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
-                if started.elapsed() < Duration::from_millis(900) {
+                if started.elapsed() < delay || stop2.load(Relaxed) {
                     continue;
                 }
-                let b = bar.get_or_insert_with(|| {
-                    let b =
-                        ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr_with_hz(10));
-                    let template = if len.is_some() {
-                        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (ETA {eta})"
-                    } else {
-                        "{spinner} [{elapsed_precise}] {human_pos} {msg}"
-                    };
-                    if let Ok(style) = ProgressStyle::with_template(template) {
-                        b.set_style(style);
+                let pos = counter.load(Relaxed);
+                let text = match len {
+                    Some(len) => {
+                        let done = if len == 0 {
+                            1.0
+                        } else {
+                            pos as f64 / len as f64
+                        };
+                        format!(
+                            "{} {}/{} {message}{}",
+                            gauge(done, 20),
+                            HumanCount(pos),
+                            HumanCount(len),
+                            eta_text(started.elapsed(), done)
+                        )
                     }
-                    b.set_message(message.clone());
-                    b.enable_steady_tick(Duration::from_millis(200));
-                    b
-                });
-                b.set_position(counter.load(Relaxed));
-            }
-            if let Some(b) = bar {
-                b.finish_and_clear();
+                    None => format!("{} {message}", HumanCount(pos)),
+                };
+                line.get_or_insert_with(Line::new)
+                    .show(started.elapsed(), &text);
             }
         });
         Bar {
@@ -214,5 +330,29 @@ impl Drop for Bar {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_eta_before_there_is_one() {
+        assert_eq!(eta(Duration::from_secs(1), 0.5), None);
+        assert_eq!(eta(Duration::from_secs(10), 0.001), None);
+        assert_eq!(eta(Duration::from_secs(10), 1.0), None);
+        assert_eq!(
+            eta(Duration::from_secs(10), 0.5),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(eta_text(Duration::from_secs(30), 0.25), " · ETA 0:01:30");
+    }
+
+    #[test]
+    fn gauge_and_clock() {
+        assert_eq!(gauge(0.5, 4), "[##--]");
+        assert_eq!(gauge(2.0, 2), "[##]");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
     }
 }
