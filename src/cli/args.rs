@@ -46,6 +46,9 @@ Examples:
   sudoku-enum count --json -q -j 1 parts.txt        JSON Lines, as merge reads them
   sudoku-enum count --count-by search puzzles/empty4x4.txt  solution by solution
 
+A count that turns out long (2 s in, predicted to take a minute or more) is announced on
+stderr with an estimate of its solutions and its predicted time, then goes on.
+
 ",
     batch_exit_codes!(),
     "\nFor count, 0 means every puzzle has at least one solution."
@@ -127,11 +130,15 @@ part, or a file cannot be read: nothing is added up.";
 
 const ESTIMATE_EXAMPLES: &str = "\
 Examples:
-  sudoku-enum estimate puzzles/empty6x6.txt        count (95% CI), tree size, count time
-  sudoku-enum estimate --seed 7 -s 100000 p.txt    more probes, another seed
-  sudoku-enum estimate --calibrate 0 p.txt         the count alone, no trial count
-  sudoku-enum estimate --json puzzles/empty6x6.txt JSON Lines
+  sudoku-enum estimate puzzles/empty6x6.txt          count (95% CI), tree size, count time
+  sudoku-enum estimate puzzles/long9x9.txt           counts of seconds: predicted times
+  sudoku-enum estimate --seed 7 -s 100000 p.txt      more probes, another seed
+  sudoku-enum estimate --calibrate 0 p.txt           the count alone, no trial count
+  sudoku-enum estimate --json puzzles/empty6x6.txt   JSON Lines
 
+The count time comes from a trial of the real count (--calibrate SECS, 1 s by default: counting
+by bands where count would, with -j threads), extrapolated from the share of the tree it did;
+a trial that finishes gives the exact count.
 Exit codes: 0 estimated; 1 a puzzle is invalid; 2 usage, input or I/O error; 130
 interrupted.";
 
@@ -358,15 +365,16 @@ pub struct EstimateArgs {
     /// Pieces the top of the tree is expanded into before probing (1: Knuth's plain estimator).
     #[arg(long, value_name = "N", default_value_t = estimate::DEFAULT_STRATA)]
     pub strata: usize,
-    /// Seconds of real counting used to measure the node rate (0: skip the prediction).
-    #[arg(long, value_name = "SECS", default_value_t = 0.2, value_parser = parse_secs0)]
+    /// Seconds of a trial of the real count, whose progress predicts the count time (a trial
+    /// that finishes gives the exact count; 0: no trial, no prediction).
+    #[arg(long, value_name = "SECS", default_value_t = 1.0, value_parser = parse_secs0)]
     pub calibrate: f64,
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
     #[command(flatten)]
     pub input: InputArgs,
-    /// Worker threads for the probes; the prediction is also given for this many.
+    /// Worker threads for the probes and the trial count (the prediction is for this many).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.

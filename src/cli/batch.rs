@@ -4,6 +4,7 @@
 //! progress bar.
 
 use super::config::Config;
+use super::estimate::LongCount;
 use super::input::{for_each_input, InputErrors, Record, Records};
 use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::{self, Answer, Job, Source, Summary};
@@ -163,8 +164,19 @@ impl<'a> Work<'a> {
         let a = if single {
             let progress = Progress::new();
             ticker.watch(progress.clone());
+            // A count that turns out long is announced (estimated count and time).
+            let long = (cfg.job == Job::Count && cfg.limit.is_none() && !cfg.quiet).then(|| {
+                LongCount::start(
+                    &puzzle,
+                    format!("{}:{line}", self.name),
+                    progress.clone(),
+                    cfg.threads,
+                    cfg.engine,
+                )
+            });
             let options = cfg.options(cfg.limit, Some(progress));
             let a = answer(cfg, source, puzzle, alphabet, &options);
+            drop(long);
             ticker.unwatch();
             a
         } else {
