@@ -9,7 +9,7 @@ use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 /// The overview after `sudoku-enum --help`: one line a subcommand.
 const EXAMPLES: &str = "\
-Examples (each subcommand's --help has its own):
+Examples:
   sudoku-enum check puzzles/samples/top1465_200.txt  verdict per puzzle (unique, multiple, ...)
   sudoku-enum count puzzles/empty6x6.txt             exact count (28200960)
   sudoku-enum solve --format grid puzzles/seed001.txt  the solution as a boxed board
@@ -20,6 +20,7 @@ Examples (each subcommand's --help has its own):
   sudoku-enum merge --parts parts.txt results.jsonl  ...and add their counts up
   sudoku-enum completions bash > sudoku-enum.bash    shell completions (bash, zsh, fish, ...)
   sudoku-enum man > sudoku-enum.1                    the manual page
+Each subcommand's --help has examples of its own.
 
 Exit codes:
   0    the answer asked for holds: every puzzle unique (check), solved (solve),

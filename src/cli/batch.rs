@@ -34,7 +34,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     let stdout = io::stdout();
     let mut printer = Printer {
         cfg,
-        out: io::BufWriter::with_capacity(1 << 16, TermOut(stdout.lock())),
+        out: io::BufWriter::with_capacity(1 << 16, TermOut::new(stdout.lock())),
         summary: Summary::default(),
         stopped_strict: false,
     };

@@ -313,8 +313,10 @@ fn open_destination(
     force: bool,
 ) -> Result<(Destination, Box<dyn Write + Send>), Fatal> {
     let Some(path) = output else {
-        let out: Box<dyn Write + Send> =
-            Box::new(BufWriter::with_capacity(1 << 16, TermOut(io::stdout())));
+        let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(
+            1 << 16,
+            TermOut::new(io::stdout()),
+        ));
         return Ok((
             Destination {
                 target: None,

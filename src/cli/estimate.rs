@@ -133,7 +133,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
         engine,
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(TermOut(stdout.lock()));
+    let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut failed = false;
     let errors = for_each_puzzle(
         &args.files,

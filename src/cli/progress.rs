@@ -42,13 +42,30 @@ pub fn note(args: fmt::Arguments<'_>) {
     suspend(|| eprintln!("{args}"));
 }
 
-/// A writer (stdout) that erases the bar around each write: put it under the `BufWriter`, so
-/// the bar is erased once a buffer, not once a line.
-pub struct TermOut<W: Write>(pub W);
+/// Stdout that erases the bar around each write when stdout is a terminal too (elsewhere the
+/// bar and the output do not meet): put it under the `BufWriter`, so the bar is erased once a
+/// buffer, not once a line.
+pub struct TermOut<W: Write> {
+    out: W,
+    tty: bool,
+}
+
+impl<W: Write> TermOut<W> {
+    /// Wrap `out`, a handle on stdout.
+    pub fn new(out: W) -> TermOut<W> {
+        TermOut {
+            out,
+            tty: io::stdout().is_terminal(),
+        }
+    }
+}
 
 impl<W: Write> Write for TermOut<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let out = &mut self.0;
+        if !self.tty {
+            return self.out.write(buf);
+        }
+        let out = &mut self.out;
         suspend(|| {
             out.write_all(buf)?;
             out.flush()
@@ -57,8 +74,12 @@ impl<W: Write> Write for TermOut<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        let out = &mut self.0;
-        suspend(|| out.flush())
+        let out = &mut self.out;
+        if self.tty {
+            suspend(|| out.flush())
+        } else {
+            out.flush()
+        }
     }
 }
 

@@ -27,7 +27,7 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
         "nodes expanded".to_string(),
     );
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(TermOut(stdout.lock()));
+    let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut failed = false;
     let errors = for_each_puzzle(
