@@ -165,6 +165,24 @@ fn eta_text(elapsed: Duration, done: f64) -> String {
     eta(elapsed, done).map_or(String::new(), |d| format!(" · ETA {}", clock(d)))
 }
 
+/// A search's ETA from its [`Trend`] (the rate since the middle of its run, its counters
+/// perhaps started again), on the same terms as [`eta`]: 3 s since the counters last started
+/// and 1% done.
+fn trend_eta_text(trend: &Trend) -> String {
+    let (since, _) = trend.since_reset();
+    let done = trend.done();
+    let t = trend.samples.last().map_or(0.0, |s| s.0);
+    match trend.total() {
+        Some(total) if since >= 3.0 && (0.01..1.0).contains(&done) && total - t < 1e9 => {
+            format!(
+                " · ETA {}",
+                clock(Duration::from_secs_f64((total - t).max(0.0)))
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 /// A search's share of the tree done over time, for predicting when it ends.
 ///
 /// The rate is taken over the later half of the samples, not from the start: counting by bands
@@ -324,6 +342,8 @@ fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) 
     let mut line: Option<Line> = None;
     let mut last = (Instant::now(), 0u64);
     let mut rate = 0.0f64;
+    // The watched search's trend, by when its watch began.
+    let mut trend: Option<(Instant, Trend)> = None;
     while !stop.load(Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
         if started.elapsed() < delay || stop.load(Relaxed) {
@@ -344,11 +364,17 @@ fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) 
                     last = (now, sols);
                 }
                 let done = progress.fraction_done();
+                if trend.as_ref().is_none_or(|(s, _)| *s != since) {
+                    trend = Some((since, Trend::default()));
+                }
+                let eta = trend.as_mut().map_or(String::new(), |(_, t)| {
+                    t.push(since.elapsed().as_secs_f64(), done);
+                    trend_eta_text(t)
+                });
                 format!(
-                    "{} {:>3}% of the tree{} · {} {what}, {}/s, {} nodes",
+                    "{} {:>3}% of the tree{eta} · {} {what}, {}/s, {} nodes",
                     gauge(done, 20),
                     (done * 100.0) as u32,
-                    eta_text(since.elapsed(), done),
                     HumanCount(sols),
                     HumanCount(rate as u64),
                     HumanCount(progress.nodes())
@@ -473,6 +499,19 @@ mod tests {
             t.push(3.0 + f64::from(i), 0.5);
         }
         assert!(t.samples.len() <= 1024);
+    }
+
+    #[test]
+    fn the_tree_eta_waits_and_follows_the_later_rate() {
+        let mut t = Trend::default();
+        t.push(1.0, 0.05);
+        t.push(2.0, 0.10);
+        assert_eq!(trend_eta_text(&t), "", "before 3 s");
+        // 5% a second, then 10% a second: 0.6 left at 10%/s.
+        t.push(3.0, 0.20);
+        t.push(4.0, 0.30);
+        t.push(5.0, 0.40);
+        assert_eq!(trend_eta_text(&t), " · ETA 0:00:06");
     }
 
     #[test]
