@@ -47,8 +47,8 @@ Examples:
   sudoku-enum count --json -q -j 1 parts.txt        JSON Lines, as merge reads them
   sudoku-enum count --count-by search puzzles/empty4x4.txt  solution by solution
 
-A count that turns out long (2 s in, predicted to take a minute or more) is announced on
-stderr with an estimate of its solutions and its predicted time, then goes on.
+The count of a lone puzzle that turns out long (2 s in, predicted to take a minute or more)
+is announced on stderr with an estimate of its solutions and its predicted time, then goes on.
 
 ",
     batch_exit_codes!(),
