@@ -13,4 +13,5 @@ mod oracle;
 mod props;
 mod setter;
 mod slurm;
+mod terminal;
 mod usage;
