@@ -231,6 +231,12 @@ impl<'a> Shared<'a> {
         }
     }
 
+    /// Count `k` units of work done outside search nodes (a band tail's combinations, one
+    /// each: about a node's cost) as nodes, toward the node budget and the nodes shown.
+    pub(crate) fn add_work(&self, k: u64) {
+        self.counters().nodes.fetch_add(k, Relaxed);
+    }
+
     /// Add a worker's unflushed nodes, solutions and finished weight to the counters.
     pub(super) fn publish(&self, nodes: u64, solutions: u64, done: f64) {
         let c = self.counters();

@@ -51,8 +51,10 @@ pub(crate) enum Tail {
 }
 
 /// A tail's view of the search: the stop conditions, checked every [`POLL_EVERY`]
-/// combinations, and the progress it reports (the top band's ways, each its share of the
-/// state's weight).
+/// combinations (counted across tails: see [`Work::ticks`]) which also count as nodes toward
+/// the node budget (a serial try must give up after about as much work when the work is in
+/// tails), and the progress it reports (the top band's ways, each its share of the state's
+/// weight).
 struct Watch<'a> {
     shared: &'a Shared<'a>,
     /// The band of the boundary (only its ways report progress).
@@ -75,6 +77,7 @@ impl Watch<'_> {
     fn tick(&mut self, k: u32) -> bool {
         self.ticks += k;
         if self.ticks >= POLL_EVERY {
+            self.shared.add_work(u64::from(self.ticks));
             self.ticks = 0;
             if self.shared.must_stop() {
                 self.stopped = true;
@@ -238,10 +241,12 @@ impl Plan {
                 weight,
                 share: 0.0,
                 reported: 0.0,
-                ticks: 0,
+                ticks: work.ticks,
                 stopped: false,
             };
-            match self.count(work, k, rem, &mut watch) {
+            let count = self.count(work, k, rem, &mut watch);
+            work.ticks = watch.ticks;
+            match count {
                 Some(n) => Tail::Count(n, weight - watch.reported),
                 None if watch.stopped => Tail::Stopped,
                 None => Tail::Declined,
@@ -561,6 +566,10 @@ struct Work {
     places: Option<Cache>,
     /// The stacks' ways at each band depth of the tail's recursion.
     ways: Vec<Ways>,
+    /// Combinations since the stop conditions were last checked, carried from tail to tail:
+    /// a split search's tails are often smaller than [`POLL_EVERY`], and checking only within
+    /// one would never check (a timeout or Ctrl-C went unheard).
+    ticks: u32,
 }
 
 /// The ways of the stacks of one band depth, remembered by the stack and its columns' digit

@@ -156,3 +156,34 @@ fn orientation_keeps_the_count() {
         }
     }
 }
+
+/// A stopped search is noticed by its tails even when each is shorter than [`POLL_EVERY`]
+/// combinations: the count carries from tail to tail (a split count's pieces often end in such
+/// tails, and a timeout or Ctrl-C went unheard).
+#[test]
+fn stops_are_noticed_across_short_tails() {
+    use crate::solver::shared::StopReason;
+    let shape = Shape::new(2, 2).unwrap();
+    let shared = Shared::new(None);
+    let all = vec![(1u64 << 4) - 1; 4];
+    let mut tails = 0;
+    let stopped = loop {
+        // A new plan each time: its table entries are new, so the count is made again.
+        let plan = Plan::new(shape, Puzzle::empty(shape).cells()).unwrap();
+        let tail = plan.tail(0, &all, &shared, 1.0);
+        if tails == 0 {
+            assert!(matches!(tail, Tail::Count(288, _)), "{tail:?}");
+            // From now on every check of the stop conditions says stop.
+            shared.request_stop(StopReason::Cancelled);
+        }
+        tails += 1;
+        if tail == Tail::Stopped || tails > 10 * POLL_EVERY as usize {
+            break tail == Tail::Stopped;
+        }
+    };
+    assert!(stopped, "still counting after {tails} tails");
+    assert!(
+        tails > 2,
+        "one tail is {POLL_EVERY} combinations or more: not a test of short ones"
+    );
+}
