@@ -179,6 +179,12 @@ pub enum ParseErrorKind {
     /// A JSON string that does not end on its line.
     #[error("a JSON string that does not end on its line (puzzles are strings on one line)")]
     JsonString,
+    /// Something in JSON that is not a string, number, `true`, `false` or `null`.
+    #[error("unexpected {found:?} in JSON: a value is a string, a number, true, false or null")]
+    JsonValue {
+        /// The text found (up to the next separator).
+        found: String,
+    },
     /// A line longer than [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len).
     #[error("line is longer than {limit} bytes; skipped (the limit keeps memory bounded)")]
     LineTooLong {

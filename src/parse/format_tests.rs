@@ -329,3 +329,39 @@ fn json_arrays_objects_and_lines() {
         ))]
     );
 }
+
+#[test]
+fn json_literals_are_checked() {
+    for ok in ["0", "-1", "12.5", "1e9", "-0.5E-3", "true", "false", "null"] {
+        assert!(super::table::is_json_literal(ok.as_bytes()), "{ok}");
+    }
+    for bad in ["", "-", "01", "1.", ".5", "1e", "3.......6", "tru", "x"] {
+        assert!(!super::table::is_json_literal(bad.as_bytes()), "{bad}");
+    }
+}
+
+/// A puzzle line that happens to start with a brace is a bad puzzle line, not a JSON document
+/// that swallows the lines after it; JSON with a bare word in it is an error at that word.
+#[test]
+fn braces_start_json_only_when_json_follows() {
+    let good = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let damaged = format!("{{{}\n{good}\n", &good[1..]);
+    let got = read(&damaged, ParseOptions::default());
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got[0]
+            .as_ref()
+            .is_err_and(|e| e.starts_with("line 1, column 1: unexpected character")),
+        "{got:?}"
+    );
+    assert_eq!(got[1], Ok((2, good.to_string(), Alphabet::Standard)));
+    let bare = format!("[\"{good}\", oops]\n");
+    let got = read(&bare, ParseOptions::default());
+    assert_eq!(got[0], Ok((1, good.to_string(), Alphabet::Standard)));
+    assert!(
+        got[1]
+            .as_ref()
+            .is_err_and(|e| e.starts_with("line 1, column 87:") && e.contains("\"oops\"")),
+        "{got:?}"
+    );
+}

@@ -11,7 +11,7 @@ use super::error::{
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
 use super::lines::{classify, is_board_len, is_complete_line, start_kind, LineClass, Start};
 use super::sections::{later_puzzle, section_name};
-use super::table::{header_sep, Column, Table, TableFormat};
+use super::table::{header_sep, starts_json, Column, Table, TableFormat};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use std::io::{self, BufRead};
@@ -216,7 +216,9 @@ impl<R: BufRead> Reader<R> {
             }
             None => {
                 let first = self.line[p];
-                if first == b'{' || (first == b'[' && section_name(&self.line, p).is_none()) {
+                let json =
+                    first == b'{' || (first == b'[' && section_name(&self.line, p).is_none());
+                if json && starts_json(&self.line, p) {
                     self.start_json();
                 } else if let Some(sep) = header_sep(&self.line, shape) {
                     self.start_csv(sep, true)?;

@@ -417,6 +417,56 @@ fn names_puzzle_later(rest: &[u8]) -> bool {
     false
 }
 
+/// A JSON number, `true`, `false` or `null`.
+pub(super) fn is_json_literal(token: &[u8]) -> bool {
+    if matches!(token, b"true" | b"false" | b"null") {
+        return true;
+    }
+    // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    let digits = |t: &[u8]| t.iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut t = token.strip_prefix(b"-").unwrap_or(token);
+    let n = digits(t);
+    if n == 0 || (n > 1 && t[0] == b'0') {
+        return false;
+    }
+    t = &t[n..];
+    if let Some(rest) = t.strip_prefix(b".") {
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    if let Some(rest) = t.strip_prefix(b"e").or_else(|| t.strip_prefix(b"E")) {
+        let rest = rest
+            .strip_prefix(b"+")
+            .or_else(|| rest.strip_prefix(b"-"))
+            .unwrap_or(rest);
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    t.is_empty()
+}
+
+/// Does a JSON document start at `p` (a `{` or `[`)? Its next non-blank is what JSON puts
+/// there (a key or the end for `{`; a value or the end for `[`), or the line ends (the
+/// document goes on below). A damaged one-line puzzle that happens to start with a brace is
+/// read (and reported) as a puzzle line, not swallowed as JSON.
+pub(super) fn starts_json(line: &[u8], p: usize) -> bool {
+    let next = line[p + 1..].iter().copied().find(|&b| !is_ws(b));
+    match (line[p], next) {
+        (_, None) => true,
+        (b'{', Some(b)) => matches!(b, b'"' | b'}'),
+        (b'[', Some(b)) => {
+            matches!(b, b'"' | b'{' | b'[' | b']' | b'-' | b't' | b'f' | b'n') || b.is_ascii_digit()
+        }
+        _ => false,
+    }
+}
+
 /// Scan `line` from `json.pos` to the next puzzle string.
 fn scan_json(line: &[u8], json: &mut Json, column: Option<Column>, shape: Option<Shape>) -> Scan {
     let mut i = json.pos;
@@ -489,8 +539,13 @@ fn scan_json(line: &[u8], json: &mut Json, column: Option<Column>, shape: Option
             }
             _ => {
                 // A number, true, false or null.
+                let start = i;
                 while i < line.len() && !matches!(line[i], b',' | b']' | b'}') && !is_ws(line[i]) {
                     i += 1;
+                }
+                if !is_json_literal(&line[start..i]) {
+                    let found = String::from_utf8_lossy(&line[start..i]).into_owned();
+                    return Scan::Error(start, ParseErrorKind::JsonValue { found });
                 }
             }
         }
