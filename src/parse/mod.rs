@@ -84,6 +84,7 @@
 mod bytes;
 mod error;
 mod grid;
+pub mod iss;
 mod lines;
 mod reader;
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::error::{
     ReadError,
 };
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
+use super::iss;
 use super::lines::{classify, is_complete_line, start_kind, LineClass, Start};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
@@ -172,6 +173,9 @@ impl<R: BufRead> Reader<R> {
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));
             }
+            if let Some(result) = self.variant_line() {
+                return result.map(Some);
+            }
             if let LineClass::Content(p) = classify(&self.line) {
                 match start_kind(&self.line, p, self.options.shape) {
                     Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
@@ -228,6 +232,31 @@ impl<R: BufRead> Reader<R> {
         Some(Parsed {
             line: self.line_no,
             puzzle: Puzzle::from_checked(shape, cells),
+        })
+    }
+
+    /// A variant puzzle on one line (an ISS constraint string or killer layout), if this line
+    /// is one (see `iss`).
+    fn variant_line(&mut self) -> Option<Result<Parsed, ReadError>> {
+        let p = self.line.iter().position(|&b| !b.is_ascii_whitespace())?;
+        let end = self.line.iter().rposition(|&b| !b.is_ascii_whitespace())? + 1;
+        let text = &self.line[p..end];
+        let result = if iss::is_constraint_string(text) {
+            let text = String::from_utf8_lossy(text);
+            iss::parse_constraints(&text, self.options.shape)
+        } else if iss::is_short_killer(text) {
+            iss::parse_short_killer(text)
+        } else if iss::is_long_killer(text) {
+            iss::parse_long_killer(&String::from_utf8_lossy(text))
+        } else {
+            return None;
+        };
+        Some(match result {
+            Ok(puzzle) => Ok(Parsed {
+                line: self.line_no,
+                puzzle,
+            }),
+            Err((at, message)) => Err(self.error(p + at, ParseErrorKind::Variant(message))),
         })
     }
 
