@@ -1,6 +1,7 @@
 //! Output layouts: one line, rows of numbers (as seeds 000/002 print), and the boxed board with
 //! row and column indices (as seed 001 prints).
 
+use crate::parse::Alphabet;
 pub use crate::puzzle::{digit_char, line_of};
 use crate::shape::Shape;
 use std::fmt::Write;
@@ -33,9 +34,15 @@ impl FromStr for Layout {
 
 /// Render values (0 = empty) in a layout. Multi-line layouts end with a newline; `Line` does not.
 pub fn render(shape: Shape, values: &[u8], layout: Layout) -> String {
+    render_in(shape, values, layout, Alphabet::Standard)
+}
+
+/// [`render`] in an alphabet (the rows layout is numbers in every alphabet).
+pub fn render_in(shape: Shape, values: &[u8], layout: Layout, alphabet: Alphabet) -> String {
     match layout {
-        Layout::Line => line_of(shape, values),
-        Layout::Grid => boxed(shape, values),
+        Layout::Line if alphabet == Alphabet::Standard => line_of(shape, values),
+        Layout::Line => alphabet.line(values),
+        Layout::Grid => boxed_in(shape, values, alphabet),
         Layout::Rows => rows(shape, values),
     }
 }
@@ -60,8 +67,17 @@ pub fn rows(shape: Shape, values: &[u8]) -> String {
 /// The boxed board of seed 001: column indices, `+---+` separators, `|` between boxes, and the
 /// row index after each row. Empty cells print as `.`.
 pub fn boxed(shape: Shape, values: &[u8]) -> String {
+    boxed_in(shape, values, Alphabet::Standard)
+}
+
+/// [`boxed`] in an alphabet (numbers as numbers, `.` for empty).
+pub fn boxed_in(shape: Shape, values: &[u8], alphabet: Alphabet) -> String {
     let n = shape.side();
-    let w = if n > 10 { 3 } else { 2 }; // characters per cell, including the leading space
+    let w = if n > 10 || (n > 9 && alphabet == Alphabet::Numbers) {
+        3
+    } else {
+        2
+    }; // characters per cell, including the leading space
     let mut out = String::new();
     // Column indices, right-aligned over the cells.
     out.push(' ');
@@ -89,7 +105,14 @@ pub fn boxed(shape: Shape, values: &[u8]) -> String {
             if j % shape.box_cols() == 0 {
                 out.push('|');
             }
-            let _ = write!(out, "{:>w$}", digit_char(shape, v));
+            match alphabet.symbol(v) {
+                Some(c) if alphabet != Alphabet::Numbers || v == 0 => {
+                    let _ = write!(out, "{c:>w$}");
+                }
+                _ => {
+                    let _ = write!(out, "{v:>w$}");
+                }
+            }
         }
         let _ = writeln!(out, "| {i}");
     }

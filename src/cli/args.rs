@@ -4,6 +4,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use sudoku_enum::estimate;
 use sudoku_enum::format::Layout;
+use sudoku_enum::parse::{Alphabet, Column, ParseOptions};
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 const EXAMPLES: &str = "\
@@ -46,12 +47,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Count the solutions of each puzzle (exactly, or up to --limit).
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Count {
         #[command(flatten)]
         common: Common,
-        /// Stop at N solutions and report "at least N".
-        #[arg(long, value_name = "N")]
+        /// Stop at N solutions and report "at least N" (N >= 1).
+        #[arg(long, value_name = "N", value_parser = parse_limit)]
         limit: Option<u64>,
         /// How to count: auto (the search, then by bands once the count turns out big),
         /// search (the search alone), bands (by bands from the start).
@@ -64,7 +65,7 @@ pub enum Command {
         count_by: CountByArg,
     },
     /// Say whether each puzzle is unique, multiple, unsolvable or invalid.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Check {
         #[command(flatten)]
         common: Common,
@@ -87,8 +88,8 @@ pub enum Command {
     Dump {
         #[command(flatten)]
         common: Common,
-        /// Write at most N solutions per puzzle (exactly min(N, total)).
-        #[arg(short = 'n', long = "max", value_name = "N")]
+        /// Write at most N solutions per puzzle (exactly min(N, total); N >= 1).
+        #[arg(short = 'n', long = "max", value_name = "N", value_parser = parse_limit)]
         max: Option<u64>,
         /// Write to this file (via OUT.partial, renamed when complete) instead of stdout.
         #[arg(short = 'o', long, value_name = "OUT")]
@@ -134,13 +135,18 @@ pub struct Common {
     /// JSON Lines output: one object per puzzle.
     #[arg(long)]
     pub json: bool,
-    /// Board layout for printed solutions.
-    #[arg(long, value_name = "FORMAT", default_value = "line", value_parser = parse_layout)]
-    pub format: Layout,
+    /// Board layout for printed solutions (solve, dump): line (default), grid, rows.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_layout)]
+    pub format: Option<Layout>,
     /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent
     /// (16 cells: 2x2, 36: 2x3, 81: 3x3, 144: 3x4, 256: 4x4, 625: 5x5).
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write boards in this alphabet instead of the input's: 1-9A-Z, 0-F, A-Z or numbers.
+    #[arg(long, value_name = "ALPHABET")]
+    pub output_alphabet: Option<Alphabet>,
     /// No progress bar, no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -153,6 +159,33 @@ pub struct Common {
     /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).
     #[arg(long, value_enum, default_value = "auto", hide = true)]
     pub engine: EngineArg,
+}
+
+/// How inputs are read, beside the box shape (every subcommand that reads puzzles).
+#[derive(Debug, Args, Clone, Default)]
+pub struct InputArgs {
+    /// The characters of digits on boards above 9x9: 1-9A-Z (1-9 then letters, '0' or '.'
+    /// empty), 0-F (hex: '0' is 1, '.' empty), A-Z (letters: 'A' is 1) or numbers. Recognised
+    /// when absent; a '0' it cannot place is an error that asks for this option.
+    #[arg(long, value_name = "ALPHABET")]
+    pub alphabet: Option<Alphabet>,
+    /// The column of a CSV/TSV/JSON table that holds the puzzles: a header name or a 1-based
+    /// index (default: a column named puzzle, quizzes, question, ..., else the first whose
+    /// first row holds a puzzle).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<Column>,
+}
+
+impl InputArgs {
+    /// The parser's options for these arguments and a box shape.
+    pub fn parse_options(&self, shape: Option<Shape>) -> ParseOptions {
+        ParseOptions {
+            shape,
+            alphabet: self.alphabet,
+            column: self.column,
+            ..ParseOptions::default()
+        }
+    }
 }
 
 /// `split` arguments.
@@ -172,6 +205,8 @@ pub struct SplitArgs {
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Worker threads for the work estimates (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -204,6 +239,8 @@ pub struct EstimateArgs {
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Worker threads for the probes; the prediction is also given for this many.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -279,6 +316,16 @@ impl From<EngineArg> for EngineChoice {
             EngineArg::Auto => EngineChoice::Auto,
             EngineArg::Generic => EngineChoice::Generic,
         }
+    }
+}
+
+/// `--limit` and `dump -n`: a positive number (a limit of 0 would stop before the first
+/// solution and report nothing).
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("a limit of 0 would stop before the first solution; give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{s:?} is not a number of solutions: {e}")),
     }
 }
 

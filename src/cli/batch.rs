@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use sudoku_enum::parse::ParseError;
+use sudoku_enum::parse::{Alphabet, ParseError};
 use sudoku_enum::{search, setter, CollectSink, CountSink, Options, Progress, Puzzle, Verdict};
 
 /// Records answered together by several workers (output stays in input order, memory stays
@@ -145,10 +145,11 @@ impl<'a> Work<'a> {
 
     /// Answer one record; a `single` puzzle is followed by the detailed progress bar.
     fn answer(&self, record: Record, single: bool) -> Answered<'a> {
-        let (line, puzzle) = match record {
+        let (line, puzzle, alphabet) = match record {
             Record::Bad(e) => return Err(e),
-            Record::Puzzle(line, puzzle) => (line, puzzle),
+            Record::Puzzle(line, puzzle, alphabet) => (line, puzzle, alphabet),
         };
+        let alphabet = self.cfg.out_alphabet.unwrap_or(alphabet);
         let (cfg, ticker) = (self.cfg, self.ticker);
         let source = Source {
             name: self.name,
@@ -157,11 +158,12 @@ impl<'a> Work<'a> {
         let a = if single {
             let progress = Progress::new();
             ticker.watch(progress.clone());
-            let a = answer(cfg, source, puzzle, &cfg.options(cfg.limit, Some(progress)));
+            let options = cfg.options(cfg.limit, Some(progress));
+            let a = answer(cfg, source, puzzle, alphabet, &options);
             ticker.unwatch();
             a
         } else {
-            answer(cfg, source, puzzle, self.options)
+            answer(cfg, source, puzzle, alphabet, self.options)
         };
         // Only the ticker reads these counters.
         if ticker.is_running() {
@@ -220,7 +222,13 @@ pub fn exit_code(s: &Summary) -> u8 {
 type Answered<'a> = Result<Answer<'a>, ParseError>;
 
 /// Search one puzzle for count, check or solve.
-fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, options: &Options) -> Answer<'a> {
+fn answer<'a>(
+    cfg: &Config,
+    source: Source<'a>,
+    puzzle: Puzzle,
+    alphabet: Alphabet,
+    options: &Options,
+) -> Answer<'a> {
     // Only JSON prints the time, and reading the clock twice a puzzle shows in big batches.
     let started = cfg.json.then(Instant::now);
     let (outcome, solution) = if cfg.job == Job::Solve {
@@ -247,6 +255,7 @@ fn answer<'a>(cfg: &Config, source: Source<'a>, puzzle: Puzzle, options: &Option
         elapsed: started.map_or(Duration::ZERO, |t| t.elapsed()),
         rating,
         minimality,
+        alphabet,
     }
 }
 

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
 use sudoku_enum::format::digit_char;
+use sudoku_enum::parse::Alphabet;
 use sudoku_enum::{candidates, Candidates, Puzzle, StopReason};
 
 /// Run `candidates` over every puzzle of the inputs.
@@ -21,14 +22,16 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         for record in records {
             match record {
-                Record::Puzzle(line, puzzle) => {
+                Record::Puzzle(line, puzzle, alphabet) => {
+                    let alphabet = cfg.out_alphabet.unwrap_or(alphabet);
                     let t = Instant::now();
                     let c = candidates(&puzzle, &options, cap);
                     let source = format!("{name}:{line}");
                     if cfg.json {
-                        write_json(&mut out, &source, &puzzle, &c, t.elapsed().as_secs_f64())?;
+                        let secs = t.elapsed().as_secs_f64();
+                        write_json(&mut out, &source, &puzzle, &c, alphabet, secs)?;
                     } else {
-                        write_text(&mut out, &source, &c)?;
+                        write_text(&mut out, &source, &c, alphabet)?;
                     }
                     out.flush()?;
                     puzzles += 1;
@@ -60,6 +63,11 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
 }
 
 /// The verdict word: `unique`, `multiple`, `unsolvable`, `invalid`, `unknown`.
+/// Digit `d` in the output alphabet (the standard one where that has no single character).
+fn symbol(alphabet: Alphabet, shape: sudoku_enum::Shape, d: u8) -> char {
+    alphabet.symbol(d).unwrap_or_else(|| digit_char(shape, d))
+}
+
 fn verdict(c: &Candidates) -> &'static str {
     if c.conflict.is_some() {
         "invalid"
@@ -91,7 +99,12 @@ fn stop_note(c: &Candidates) -> &'static str {
 /// characters wide, a digit where it is a candidate, `.` where not), then the solutions
 /// through each candidate at the same places (`1`-`9`, `+` for more; the cap counts as "at
 /// least").
-fn write_text<W: Write>(out: &mut W, source: &str, c: &Candidates) -> io::Result<()> {
+fn write_text<W: Write>(
+    out: &mut W,
+    source: &str,
+    c: &Candidates,
+    alphabet: Alphabet,
+) -> io::Result<()> {
     let shape = c.shape();
     let n = shape.side();
     write!(out, "# {source}: {}", verdict(c))?;
@@ -146,7 +159,7 @@ fn write_text<W: Write>(out: &mut W, source: &str, c: &Candidates) -> io::Result
     };
     grid(out, "candidates:", &|cell, d| {
         if c.count(cell, d) > 0 {
-            digit_char(shape, d)
+            symbol(alphabet, shape, d)
         } else {
             '.'
         }
@@ -169,6 +182,7 @@ fn write_json<W: Write>(
     source: &str,
     puzzle: &Puzzle,
     c: &Candidates,
+    alphabet: Alphabet,
     secs: f64,
 ) -> io::Result<()> {
     let shape = c.shape();
@@ -180,7 +194,7 @@ fn write_json<W: Write>(
         "verdict": verdict(c),
         "cap": c.cap(),
         "complete": c.complete(),
-        "candidates": cells.clone().map(|cell| c.digits(cell).into_iter().map(|d| digit_char(shape, d)).collect::<String>()).collect::<Vec<_>>(),
+        "candidates": cells.clone().map(|cell| c.digits(cell).into_iter().map(|d| symbol(alphabet, shape, d)).collect::<String>()).collect::<Vec<_>>(),
         "counts": cells.map(|cell| c.digits(cell).into_iter().map(|d| c.count(cell, d)).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "searches": c.searches,
         "nodes": c.stats.nodes,

@@ -8,7 +8,7 @@ use super::status::CANCEL;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_enum::format::Layout;
-use sudoku_enum::parse::ParseOptions;
+use sudoku_enum::parse::{Alphabet, ParseOptions};
 use sudoku_enum::{CountBy, EngineChoice, Options, Progress};
 
 /// The settings of `count`, `check`, `solve` and `dump`.
@@ -25,6 +25,8 @@ pub struct Config {
     pub layout: Layout,
     /// Parser settings.
     pub parse: ParseOptions,
+    /// `--output-alphabet`: boards in this alphabet rather than the input's.
+    pub out_alphabet: Option<Alphabet>,
     /// No bars, no summary.
     pub quiet: bool,
     /// Per-puzzle time limit.
@@ -53,11 +55,9 @@ impl Config {
             files,
             threads,
             json: common.json,
-            layout: common.format,
-            parse: ParseOptions {
-                shape: common.box_shape,
-                ..ParseOptions::default()
-            },
+            layout: common.format.unwrap_or(Layout::Line),
+            parse: common.input.parse_options(common.box_shape),
+            out_alphabet: common.output_alphabet,
             quiet: common.quiet,
             timeout: common.timeout.map(Duration::from_secs_f64),
             strict: common.strict,

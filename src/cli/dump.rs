@@ -22,7 +22,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use sudoku_enum::format::{digit_char, render, Layout};
+use sudoku_enum::format::{digit_char, render_in, Layout};
+use sudoku_enum::parse::Alphabet;
 use sudoku_enum::{search, Progress, Shape, Sink, StopReason};
 
 /// Bytes a worker buffers before handing them to the writer.
@@ -39,6 +40,8 @@ struct DumpSink<'a> {
     failed: &'a AtomicBool,
     shape: Shape,
     layout: Layout,
+    /// The alphabet solutions are written in.
+    alphabet: Alphabet,
     json_source: Option<&'a str>,
     last_send: Instant,
     /// `--ordered`: this sink's piece of the search and the turn-keeper.
@@ -223,19 +226,20 @@ impl Sink for DumpSink<'_> {
         }
         match (self.json_source, self.layout) {
             (Some(source), _) => {
-                let line: String = grid.iter().map(|&v| digit_char(self.shape, v)).collect();
+                let line = render_in(self.shape, grid, Layout::Line, self.alphabet);
                 let obj = json!({ "source": source, "solution": line });
                 self.buf.extend_from_slice(obj.to_string().as_bytes());
                 self.buf.push(b'\n');
             }
-            (None, Layout::Line) => {
+            (None, Layout::Line) if self.alphabet == Alphabet::Standard => {
                 self.buf
                     .extend(grid.iter().map(|&v| digit_char(self.shape, v) as u8));
                 self.buf.push(b'\n');
             }
             (None, layout) => {
-                self.buf
-                    .extend_from_slice(render(self.shape, grid, layout).as_bytes());
+                self.buf.extend_from_slice(
+                    render_in(self.shape, grid, layout, self.alphabet).as_bytes(),
+                );
                 self.buf.push(b'\n');
             }
         }
@@ -366,8 +370,8 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let mut errors = InputErrors::default();
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         for record in records {
-            let (line, puzzle) = match record {
-                Record::Puzzle(line, puzzle) => (line, puzzle),
+            let (line, puzzle, alphabet) = match record {
+                Record::Puzzle(line, puzzle, alphabet) => (line, puzzle, alphabet),
                 Record::Bad(e) => {
                     report_bad(name, &e);
                     summary.unreadable += 1;
@@ -391,6 +395,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 failed: &failed,
                 shape: puzzle.shape(),
                 layout: cfg.layout,
+                alphabet: cfg.out_alphabet.unwrap_or(alphabet),
                 json_source: cfg.json.then_some(source.as_str()),
                 last_send: Instant::now(),
                 // A serial search runs in the root sink: the first piece.
@@ -450,7 +455,10 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             .partial
             .as_ref()
             .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("sudoku-enum: interrupted: at least {written} solutions written to {place}");
+        eprintln!(
+            "sudoku-enum: interrupted: at least {} written to {place}",
+            super::report::plural(written, "solution")
+        );
         return Ok(exit::INTERRUPTED);
     }
     if let (Some(target), Some(partial)) = (&dest.target, &dest.partial) {

@@ -5,6 +5,7 @@ use super::args::EstimateArgs;
 use super::config::thread_count;
 use super::input::for_each_puzzle;
 use super::progress::Bar;
+use super::report::plural;
 use super::status::{exit_for, Fatal, CANCEL};
 use indicatif::HumanCount;
 use serde_json::{json, Map, Value};
@@ -100,100 +101,104 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;
-    let errors = for_each_puzzle(&args.files, args.box_shape, |source, puzzle| {
-        let counter = Arc::new(AtomicU64::new(0));
-        let bar = Bar::start(
-            args.quiet,
-            Arc::clone(&counter),
-            Some(options.samples),
-            "probes".to_string(),
-        );
-        let started = Instant::now();
-        let est = estimate::estimate_with(&puzzle, &options, Some(&counter), Some(&CANCEL));
-        let probe_secs = started.elapsed().as_secs_f64();
-        drop(bar);
-        let est = match est {
-            Ok(e) => e,
-            Err(EstimateError::Cancelled) => return Ok(()),
-            Err(EstimateError::Invalid(c)) => {
-                failed = true;
-                if args.json {
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"source": source, "puzzle": puzzle.to_line(),
+    let errors = for_each_puzzle(
+        &args.files,
+        args.input.parse_options(args.box_shape),
+        |source, puzzle| {
+            let counter = Arc::new(AtomicU64::new(0));
+            let bar = Bar::start(
+                args.quiet,
+                Arc::clone(&counter),
+                Some(options.samples),
+                "probes".to_string(),
+            );
+            let started = Instant::now();
+            let est = estimate::estimate_with(&puzzle, &options, Some(&counter), Some(&CANCEL));
+            let probe_secs = started.elapsed().as_secs_f64();
+            drop(bar);
+            let est = match est {
+                Ok(e) => e,
+                Err(EstimateError::Cancelled) => return Ok(()),
+                Err(EstimateError::Invalid(c)) => {
+                    failed = true;
+                    if args.json {
+                        writeln!(
+                            out,
+                            "{}",
+                            json!({"source": source, "puzzle": puzzle.to_line(),
                                "box": puzzle.shape().to_string(), "verdict": "invalid",
                                "error": format!("invalid: {c}")})
-                    )?;
-                } else {
-                    writeln!(out, "{source}: invalid: {c}")?;
+                        )?;
+                    } else {
+                        writeln!(out, "{source}: invalid: {c}")?;
+                    }
+                    return Ok(());
                 }
-                return Ok(());
-            }
-        };
-        let (per_node, exact) = if args.calibrate > 0.0 && !est.exact {
-            measure_speed(&puzzle, engine, args.calibrate, est.nodes)
-        } else {
-            (None, None)
-        };
-        let rate = per_node.filter(|&s| s > 0.0).map(|s| 1.0 / s);
-        let predicted = per_node.map(|s| est.nodes * s);
-        if args.json {
-            let mut m = Map::new();
-            m.insert("source".into(), json!(source));
-            m.insert("puzzle".into(), json!(puzzle.to_line()));
-            m.insert("box".into(), json!(puzzle.shape().to_string()));
-            m.insert("solutions".into(), json!(est.solutions));
-            m.insert("ci95".into(), json!([est.ci95.0, est.ci95.1]));
-            m.insert("std_error".into(), json!(est.std_error));
-            m.insert("nodes".into(), json!(est.nodes));
-            m.insert(
-                "nodes_ci95".into(),
-                json!([est.nodes_ci95.0, est.nodes_ci95.1]),
-            );
-            m.insert("samples".into(), json!(est.samples));
-            m.insert("strata".into(), json!(est.strata));
-            m.insert("seed".into(), json!(options.seed));
-            m.insert("exact".into(), json!(est.exact));
-            if let Some(n) = exact {
-                m.insert("counted".into(), json!(n));
-            }
-            if let Some(r) = rate {
-                m.insert("nodes_per_s".into(), json!(r.round()));
-            }
-            if let Some(p) = predicted {
-                m.insert("predicted_s".into(), json!(p));
-                m.insert("predicted_s_threads".into(), json!(p / threads as f64));
-                m.insert("threads".into(), json!(threads));
-            }
-            m.insert("time_ms".into(), json!((probe_secs * 1e6).round() / 1e3));
-            writeln!(out, "{}", Value::Object(m))?;
-        } else {
-            let mut line = if est.exact {
-                format!("{source}: exactly {} solutions", est.solutions)
-            } else {
-                format!(
-                    "{source}: about {} solutions (95% CI {} .. {}; {} probes), about {} nodes",
-                    sci(est.solutions),
-                    sci(est.ci95.0),
-                    sci(est.ci95.1),
-                    est.samples,
-                    sci(est.nodes)
-                )
             };
-            if let Some(n) = exact {
-                line += &format!("; counted exactly: {n} solutions");
-            } else if let (Some(p), Some(r)) = (predicted, rate) {
-                line += &format!(
+            let (per_node, exact) = if args.calibrate > 0.0 && !est.exact {
+                measure_speed(&puzzle, engine, args.calibrate, est.nodes)
+            } else {
+                (None, None)
+            };
+            let rate = per_node.filter(|&s| s > 0.0).map(|s| 1.0 / s);
+            let predicted = per_node.map(|s| est.nodes * s);
+            if args.json {
+                let mut m = Map::new();
+                m.insert("source".into(), json!(source));
+                m.insert("puzzle".into(), json!(puzzle.to_line()));
+                m.insert("box".into(), json!(puzzle.shape().to_string()));
+                m.insert("solutions".into(), json!(est.solutions));
+                m.insert("ci95".into(), json!([est.ci95.0, est.ci95.1]));
+                m.insert("std_error".into(), json!(est.std_error));
+                m.insert("nodes".into(), json!(est.nodes));
+                m.insert(
+                    "nodes_ci95".into(),
+                    json!([est.nodes_ci95.0, est.nodes_ci95.1]),
+                );
+                m.insert("samples".into(), json!(est.samples));
+                m.insert("strata".into(), json!(est.strata));
+                m.insert("seed".into(), json!(options.seed));
+                m.insert("exact".into(), json!(est.exact));
+                if let Some(n) = exact {
+                    m.insert("counted".into(), json!(n));
+                }
+                if let Some(r) = rate {
+                    m.insert("nodes_per_s".into(), json!(r.round()));
+                }
+                if let Some(p) = predicted {
+                    m.insert("predicted_s".into(), json!(p));
+                    m.insert("predicted_s_threads".into(), json!(p / threads as f64));
+                    m.insert("threads".into(), json!(threads));
+                }
+                m.insert("time_ms".into(), json!((probe_secs * 1e6).round() / 1e3));
+                writeln!(out, "{}", Value::Object(m))?;
+            } else {
+                let mut line = if est.exact {
+                    format!("{source}: exactly {}", plural(est.solutions, "solution"))
+                } else {
+                    format!(
+                        "{source}: about {} solutions (95% CI {} .. {}; {} probes), about {} nodes",
+                        sci(est.solutions),
+                        sci(est.ci95.0),
+                        sci(est.ci95.1),
+                        est.samples,
+                        sci(est.nodes)
+                    )
+                };
+                if let Some(n) = exact {
+                    line += &format!("; counted exactly: {}", plural(n, "solution"));
+                } else if let (Some(p), Some(r)) = (predicted, rate) {
+                    line += &format!(
                     "; predicted count time {} serial, {} with {threads} threads (at {} nodes/s)",
                     human_secs(p),
                     human_secs(p / threads as f64),
                     HumanCount(r as u64)
                 );
+                }
+                writeln!(out, "{line}")?;
             }
-            writeln!(out, "{line}")?;
-        }
-        Ok(out.flush()?)
-    })?;
+            Ok(out.flush()?)
+        },
+    )?;
     Ok(exit_for(errors > 0, failed))
 }

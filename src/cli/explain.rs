@@ -133,8 +133,12 @@ pub fn text(
         Some(Some(m)) if m.minimal => {
             let _ = writeln!(
                 out,
-                "Minimal: yes, each of the {} givens is needed",
-                r.givens
+                "Minimal: yes, {} needed",
+                if r.givens == 1 {
+                    "the one given is".to_string()
+                } else {
+                    format!("each of the {} givens is", r.givens)
+                }
             );
         }
         Some(Some(m)) => {

@@ -5,11 +5,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use sudoku_enum::parse::{ParseError, ParseOptions, Parsed, ReadError, Reader};
+use sudoku_enum::parse::{
+    Alphabet, ParseError, ParseOptions, Parsed, ReadError, Reader, TableFormat,
+};
 use sudoku_enum::Puzzle;
 
 use super::status::{Fatal, CANCEL};
-use sudoku_enum::Shape;
 
 /// Name of an input for messages: the path, or `<stdin>`.
 pub fn display_name(path: &Path) -> String {
@@ -47,8 +48,8 @@ pub fn or_stdin(files: &[PathBuf]) -> Vec<PathBuf> {
 
 /// A record of an input: a puzzle and its first line, or a record that could not be read.
 pub enum Record {
-    /// A puzzle.
-    Puzzle(usize, Puzzle),
+    /// A puzzle, its first line and the alphabet it is written in.
+    Puzzle(usize, Puzzle, Alphabet),
     /// An unreadable record.
     Bad(ParseError),
 }
@@ -65,7 +66,11 @@ impl Iterator for Records {
 
     fn next(&mut self) -> Option<Record> {
         let record = match self.reader.next()? {
-            Ok(Parsed { line, puzzle }) => Record::Puzzle(line, puzzle),
+            Ok(Parsed {
+                line,
+                puzzle,
+                alphabet,
+            }) => Record::Puzzle(line, puzzle, alphabet),
             Err(ReadError::Parse(e)) => Record::Bad(e),
             Err(ReadError::Io(e)) => {
                 self.io_error = Some(e);
@@ -106,6 +111,11 @@ pub fn for_each_input(
                 continue;
             }
         };
+        // A file's extension says what it is (.csv, .tsv, .json); its content, otherwise.
+        let parse = ParseOptions {
+            table: TableFormat::from_extension(&path),
+            ..parse
+        };
         let mut records = Records {
             reader: Reader::new(input, parse),
             seen_any: false,
@@ -135,18 +145,14 @@ pub fn report_bad(name: &str, e: &ParseError) {
 /// records and inputs were in error.
 pub fn for_each_puzzle(
     files: &[PathBuf],
-    shape: Option<Shape>,
+    parse: ParseOptions,
     mut each: impl FnMut(String, Puzzle) -> Result<(), Fatal>,
 ) -> Result<u64, Fatal> {
-    let parse = ParseOptions {
-        shape,
-        ..ParseOptions::default()
-    };
     let (mut errors, mut bad) = (InputErrors::default(), 0);
     for_each_input(files, parse, &mut errors, |name, records| {
         for record in records {
             match record {
-                Record::Puzzle(line, puzzle) => each(format!("{name}:{line}"), puzzle)?,
+                Record::Puzzle(line, puzzle, _) => each(format!("{name}:{line}"), puzzle)?,
                 Record::Bad(e) => {
                     report_bad(name, &e);
                     bad += 1;

@@ -5,6 +5,7 @@ use super::args::MergeArgs;
 use super::input::{display_name, open_input, or_stdin};
 use super::parts::{self, PartLine};
 use super::progress::Bar;
+use super::report::plural;
 use super::status::{exit, Fatal};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
@@ -127,10 +128,19 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
         if originals.len() > 1 {
             for (o, (sum, k)) in originals.iter().zip(&per) {
                 let label = o.header.clone().unwrap_or_else(|| o.id.clone());
-                text += &format!("{label} (of={}): {sum} solutions ({k} parts)\n", o.id);
+                text += &format!(
+                    "{label} (of={}): {} ({})\n",
+                    o.id,
+                    plural(*sum, "solution"),
+                    plural(*k, "part")
+                );
             }
         }
-        text += &format!("total: {total} solutions ({} parts)\n", parts.len());
+        text += &format!(
+            "total: {} ({})\n",
+            plural(total, "solution"),
+            plural(parts.len(), "part")
+        );
         out.write_all(text.as_bytes())
     };
     written?;

@@ -33,8 +33,74 @@ use config::{thread_count, Config};
 use report::Job;
 use status::{exit, Fatal};
 
+/// Options given where they would do nothing: the usage error that refuses them (exit 2, as
+/// clap's own), naming the subcommand and why. `None` when the command line is coherent.
+fn pointless(command: &Command) -> Option<(&'static str, String)> {
+    let (name, common) = match command {
+        Command::Count { common, .. } => ("count", common),
+        Command::Check { common, .. } => ("check", common),
+        Command::Solve { common } => ("solve", common),
+        Command::Candidates { common, .. } => ("candidates", common),
+        Command::Dump {
+            common,
+            output,
+            force,
+            ..
+        } => {
+            if *force && output.is_none() {
+                return Some((
+                    "dump",
+                    "--force does nothing without -o OUT (it allows overwriting OUT)".into(),
+                ));
+            }
+            ("dump", common)
+        }
+        Command::Split(_) | Command::Merge(_) | Command::Estimate(_) => return None,
+    };
+    let format = common.format?;
+    let format = match format {
+        sudoku_enum::format::Layout::Line => "line",
+        sudoku_enum::format::Layout::Grid => "grid",
+        sudoku_enum::format::Layout::Rows => "rows",
+    };
+    if matches!(name, "count" | "check" | "candidates") {
+        return Some((
+            name,
+            format!(
+                "--format {format} does nothing in {name}: it lays out the solutions that \
+                 solve and dump print"
+            ),
+        ));
+    }
+    (common.json && format != "line").then(|| {
+        (
+            name,
+            format!(
+                "--format {format} does nothing with --json (solutions are one-line strings there)"
+            ),
+        )
+    })
+}
+
+/// Print a usage error for subcommand `name` as clap prints its own; returns exit code 2.
+fn usage_error(name: &str, message: &str) -> u8 {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    cmd.build();
+    let sub = cmd.find_subcommand_mut(name).map(|c| c.clone());
+    let err = match sub {
+        Some(mut sub) => sub.error(clap::error::ErrorKind::ArgumentConflict, message),
+        None => cmd.error(clap::error::ErrorKind::ArgumentConflict, message),
+    };
+    let _ = err.print();
+    exit::ERROR
+}
+
 /// Run the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> u8 {
+    if let Some((name, message)) = pointless(&cli.command) {
+        return usage_error(name, &message);
+    }
     // The one rayon pool: every search and probe of the run uses it (`merge` needs none). A
     // search on one thread runs on this one, without a pool: starting a worker, waiting for it
     // and for its end cost more than a small batch takes on a busy machine, and the searches

@@ -5,9 +5,28 @@ use serde_json::{json, Map, Value};
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
-use sudoku_enum::format::{render, Layout};
+use sudoku_enum::format::{render_in, Layout};
+use sudoku_enum::parse::Alphabet;
 use sudoku_enum::setter::{Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
+
+/// `1 solution`, `2 solutions`: a count (any number type) and its noun, singular or plural.
+pub struct Plural<N> {
+    n: N,
+    noun: &'static str,
+}
+
+/// `n` and `noun`, with an `s` unless `n` is 1.
+pub fn plural<N>(n: N, noun: &'static str) -> Plural<N> {
+    Plural { n, noun }
+}
+
+impl<N: fmt::Display + PartialEq + From<u8>> fmt::Display for Plural<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.n == N::from(1) { "" } else { "s" };
+        write!(f, "{} {}{s}", self.n, self.noun)
+    }
+}
 
 /// Which job a line answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +74,8 @@ pub struct Answer<'a> {
     pub rating: Option<Box<Rating>>,
     /// `check --minimal`: `Some(None)` when asked for but the puzzle is not unique.
     pub minimality: Option<Option<Minimality>>,
+    /// The alphabet boards are written in (the input's, unless `--output-alphabet`).
+    pub alphabet: Alphabet,
 }
 
 fn stop_note(stopped: Option<StopReason>) -> &'static str {
@@ -198,7 +219,11 @@ impl fmt::Display for MinimalNote<'_> {
                 f.write_str(", not minimal: redundant givens ")?;
                 for (i, &c) in m.redundant.iter().enumerate() {
                     let sep = if i == 0 { "" } else { " " };
-                    let digit = sudoku_enum::format::digit_char(shape, a.puzzle.cells()[c]);
+                    let v = a.puzzle.cells()[c];
+                    let digit = match a.alphabet.symbol(v) {
+                        Some(ch) if a.alphabet != Alphabet::Numbers => ch.to_string(),
+                        _ => v.to_string(),
+                    };
                     write!(f, "{sep}{}={digit}", shape.cell_name(c))?;
                 }
                 Ok(())
@@ -219,12 +244,12 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
         _ => "uniqueness unknown",
     };
     match (&a.solution, layout) {
-        (Some(s), Layout::Line) => render(shape, s, Layout::Line),
+        (Some(s), Layout::Line) => render_in(shape, s, Layout::Line, a.alphabet),
         (Some(s), _) => format!(
             "# {}\nPuzzle:\n{}The solution is found ({unique_note}):\n{}",
             a.source,
-            render(shape, a.puzzle.cells(), layout),
-            render(shape, s, layout)
+            render_in(shape, a.puzzle.cells(), layout, a.alphabet),
+            render_in(shape, s, layout, a.alphabet)
         ),
         (None, _) => {
             let msg = match o.verdict() {
@@ -241,7 +266,7 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
                 format!(
                     "# {}\nPuzzle:\n{}{msg}\n",
                     a.source,
-                    render(shape, a.puzzle.cells(), layout)
+                    render_in(shape, a.puzzle.cells(), layout, a.alphabet)
                 )
             }
         }
@@ -253,7 +278,9 @@ pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
     let o = &a.outcome;
     let mut m = Map::new();
     m.insert("source".into(), json!(a.source.to_string()));
-    m.insert("puzzle".into(), json!(a.puzzle.to_line()));
+    let shape = a.puzzle.shape();
+    let puzzle = render_in(shape, a.puzzle.cells(), Layout::Line, a.alphabet);
+    m.insert("puzzle".into(), json!(puzzle));
     m.insert("box".into(), json!(a.puzzle.shape().to_string()));
     m.insert("verdict".into(), json!(o.verdict().as_str()));
     m.insert("solutions".into(), json!(o.solutions));
@@ -273,7 +300,7 @@ pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
         if let Some(s) = &a.solution {
             m.insert(
                 "solution".into(),
-                json!(render(a.puzzle.shape(), s, Layout::Line)),
+                json!(render_in(shape, s, Layout::Line, a.alphabet)),
             );
         }
     }
@@ -357,9 +384,8 @@ impl Summary {
             Job::Dump => "dumped",
         };
         let mut s = format!(
-            "{verb} {} puzzle{} in {:.3} s: {} unique, {} multiple, {} unsolvable, {} invalid",
-            self.puzzles,
-            if self.puzzles == 1 { "" } else { "s" },
+            "{verb} {} in {:.3} s: {} unique, {} multiple, {} unsolvable, {} invalid",
+            plural(self.puzzles, "puzzle"),
             elapsed.as_secs_f64(),
             self.unique,
             self.multiple,
@@ -373,10 +399,10 @@ impl Summary {
             s += &format!(", {} unreadable", self.unreadable);
         }
         if self.io_errors > 0 {
-            s += &format!(", {} file errors", self.io_errors);
+            s += &format!(", {}", plural(self.io_errors, "file error"));
         }
         if job == Job::Count {
-            s += &format!("; {} solutions in all", self.solutions);
+            s += &format!("; {} in all", plural(self.solutions, "solution"));
         }
         s
     }

@@ -30,26 +30,30 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
     let mut out = io::BufWriter::new(stdout.lock());
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut failed = false;
-    let errors = for_each_puzzle(&args.files, args.box_shape, |source, puzzle| {
-        let id = puzzle_id(&puzzle);
-        if let Some(first) = seen.get(&id) {
-            eprintln!("sudoku-enum: {source}: the same puzzle as {first}; its parts are there");
-            return Ok(());
-        }
-        seen.insert(id.clone(), source.clone());
-        let cut = match (args.parts, args.depth) {
-            (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
-            (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
-        };
-        match cut {
-            Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
-            Err(c) => {
-                eprintln!("sudoku-enum: {source}: invalid: {c}; no parts");
-                failed = true;
+    let errors = for_each_puzzle(
+        &args.files,
+        args.input.parse_options(args.box_shape),
+        |source, puzzle| {
+            let id = puzzle_id(&puzzle);
+            if let Some(first) = seen.get(&id) {
+                eprintln!("sudoku-enum: {source}: the same puzzle as {first}; its parts are there");
+                return Ok(());
             }
-        }
-        Ok(out.flush()?)
-    })?;
+            seen.insert(id.clone(), source.clone());
+            let cut = match (args.parts, args.depth) {
+                (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
+                (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
+            };
+            match cut {
+                Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
+                Err(c) => {
+                    eprintln!("sudoku-enum: {source}: invalid: {c}; no parts");
+                    failed = true;
+                }
+            }
+            Ok(out.flush()?)
+        },
+    )?;
     drop(bar);
     Ok(exit_for(errors > 0, failed))
 }

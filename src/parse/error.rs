@@ -1,5 +1,6 @@
 //! Parse errors and their messages: where (line, column in characters) and what was expected.
 
+use super::alphabet::Alphabet;
 use super::bytes::{isqrt, symbol_value};
 use crate::puzzle::PuzzleError;
 use crate::shape::{Shape, ShapeError};
@@ -133,6 +134,51 @@ pub enum ParseErrorKind {
         /// Line of the grid's first row.
         start_line: usize,
     },
+    /// A `0` on a board above 9×9 whose top standard digit never appears: an empty cell in
+    /// the standard alphabet, the digit 1 in hex. Only when no alphabet was given.
+    #[error(
+        "'0' on a {side}x{side} board that has no '{top}': is '0' an empty cell \
+         (--alphabet 1-9A-Z) or the hex digit for 1 (--alphabet 0-F, '.' for empty)? \
+         give --alphabet"
+    )]
+    AmbiguousZero {
+        /// The board's side N.
+        side: usize,
+        /// The standard alphabet's character for N (`G` on 16×16).
+        top: char,
+    },
+    /// A HoDoKu library line (`:type:digits:puzzle:…`) without its puzzle field.
+    #[error("a HoDoKu line has its puzzle in the third field (:type:digits:puzzle:...); this one has fewer fields")]
+    HodokuFields,
+    /// `--column NAME` names no column of the header.
+    #[error("no column {column:?} in the header (its columns: {columns}); give --column NAME or a 1-based INDEX")]
+    NoSuchColumn {
+        /// The name asked for.
+        column: String,
+        /// The header's names.
+        columns: String,
+    },
+    /// No field of a table's first row is a puzzle, and no column was named.
+    #[error(
+        "no field of this row ({}) is a puzzle, and no header names a puzzle column; give \
+         --column NAME or a 1-based INDEX",
+        Count(*.fields, "field")
+    )]
+    NoPuzzleColumn {
+        /// Fields on the row.
+        fields: usize,
+    },
+    /// A table row without the puzzle's column.
+    #[error("column {column} is missing: this row has {}", Count(*.fields, "field"))]
+    MissingColumn {
+        /// The column (1-based, and its header name).
+        column: String,
+        /// Fields on the row.
+        fields: usize,
+    },
+    /// A JSON string that does not end on its line.
+    #[error("a JSON string that does not end on its line (puzzles are strings on one line)")]
+    JsonString,
     /// A line longer than [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len).
     #[error("line is longer than {limit} bytes; skipped (the limit keeps memory bounded)")]
     LineTooLong {
@@ -193,6 +239,8 @@ pub enum Expected {
     Cell(Option<usize>),
     /// A number for a grid of numbers of this side (`None`: side not known yet).
     Number(Option<usize>),
+    /// A character of this alphabet (given with `--alphabet`) on a board of this side.
+    Symbol(Alphabet, usize),
 }
 
 impl fmt::Display for Expected {
@@ -206,6 +254,15 @@ impl fmt::Display for Expected {
             ),
             Expected::Number(Some(n)) => write!(f, "a number 0-{n} (0 or '.' for an empty cell)"),
             Expected::Number(None) => f.write_str("a number (0 or '.' for an empty cell)"),
+            Expected::Symbol(a, n) => {
+                let (first, last) = (a.symbol(1).unwrap_or('?'), a.symbol(n as u8).unwrap_or('?'));
+                write!(
+                    f,
+                    "a digit {first}-{last} of --alphabet {a} on a {n}x{n} board, or {} for an \
+                     empty cell",
+                    a.empties()
+                )
+            }
         }
     }
 }
@@ -317,6 +374,30 @@ pub(super) fn symbol_error(
             side: n,
         },
         None => unexpected(line, pos, expected),
+    }
+}
+
+/// [`symbol_error`] in an alphabet: the standard alphabet's messages, or for the others a
+/// character that is no digit of the alphabet on this board.
+pub(super) fn alphabet_error(
+    line: &[u8],
+    pos: usize,
+    b: u8,
+    n: usize,
+    alphabet: Alphabet,
+    expected: Expected,
+) -> ParseErrorKind {
+    match alphabet {
+        Alphabet::Standard | Alphabet::Numbers => symbol_error(line, pos, b, n, expected),
+        a => unexpected(line, pos, Expected::Symbol(a, n)),
+    }
+}
+
+/// The error for an ambiguous `0` on a board of side `n`.
+pub(super) fn ambiguous_zero(n: usize) -> ParseErrorKind {
+    ParseErrorKind::AmbiguousZero {
+        side: n,
+        top: Alphabet::Standard.symbol(n as u8).unwrap_or('?'),
     }
 }
 

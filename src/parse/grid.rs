@@ -1,8 +1,11 @@
 //! Grid lines: their entries (numbers, or characters, or positional cells of the boxed
 //! layout), split by a tokenizer, and the grid that collects them row by row.
 
-use super::bytes::{cell_value, is_cell_char, is_ws, trim_end};
-use super::error::{symbol_error, unexpected, Expected, ParseErrorKind};
+use super::alphabet::{detect, Alphabet};
+use super::bytes::{is_cell_char, is_ws, trim_end};
+use super::error::{
+    alphabet_error, ambiguous_zero, unexpected, Expected, ParseError, ParseErrorKind,
+};
 use super::lines::is_row_len;
 use crate::shape::{Shape, MAX_SIDE};
 
@@ -260,6 +263,20 @@ pub(super) struct Grid {
     pub(super) double_spaced: bool,
     /// Line and end column of the last row, for "ended at the end of the input".
     pub(super) last_row: (usize, usize),
+    /// The alphabet given (`None`: recognise it).
+    pub(super) alphabet: Option<Alphabet>,
+    /// Characters of a board above 9×9 whose alphabet is not known yet: decoded at the end,
+    /// once every character has been seen (their cells hold 0 until then).
+    pub(super) pending: Vec<Pending>,
+}
+
+/// A character waiting for the grid's alphabet: its cell, and where it was.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pending {
+    cell: usize,
+    byte: u8,
+    line: usize,
+    column: usize,
 }
 
 impl Grid {
@@ -271,10 +288,14 @@ impl Grid {
     pub(super) fn add_row(
         &mut self,
         line: &[u8],
+        line_no: usize,
         toks: &[Tok],
         end: usize,
     ) -> Result<(), (usize, ParseErrorKind)> {
         let n = self.side();
+        // Characters of a board above 9x9 wait for the alphabet they are written in.
+        let defer = self.alphabet.is_none() && self.mode == Entries::Chars && n > 9;
+        let alphabet = self.alphabet.unwrap_or_default();
         let (k, room) = (toks.len(), (n - self.rows) * n);
         if k == 0 || k % n != 0 || k > room {
             // Point at the first entry that cannot be placed, or at the end of a short row.
@@ -300,17 +321,55 @@ impl Grid {
                     };
                     return Err((t.pos, kind));
                 }
-                Raw::Sym(b) => cell_value(b, n).ok_or_else(|| {
-                    (
-                        t.pos,
-                        symbol_error(line, t.pos, b, n, self.mode.expected(Some(n))),
-                    )
+                Raw::Sym(b) if defer => {
+                    self.pending.push(Pending {
+                        cell: self.cells.len(),
+                        byte: b,
+                        line: line_no,
+                        column: super::error::char_column(line, t.pos),
+                    });
+                    0
+                }
+                Raw::Sym(b) => alphabet.value(b, n).ok_or_else(|| {
+                    let expected = self.mode.expected(Some(n));
+                    (t.pos, alphabet_error(line, t.pos, b, n, alphabet, expected))
                 })?,
             };
             self.cells.push(value);
         }
         self.rows += k / n;
         Ok(())
+    }
+
+    /// The alphabet of the whole grid, once read, and the cells that waited for it decoded.
+    pub(super) fn resolve(&mut self) -> Result<Alphabet, ParseError> {
+        let n = self.side();
+        if self.pending.is_empty() {
+            return Ok(match self.alphabet {
+                Some(a) => a,
+                None if self.mode == Entries::Numbers && n > 9 => Alphabet::Numbers,
+                None => Alphabet::Standard,
+            });
+        }
+        let bytes: Vec<u8> = self.pending.iter().map(|p| p.byte).collect();
+        let at = |p: &Pending, kind| ParseError {
+            line: p.line,
+            column: p.column,
+            kind,
+        };
+        let alphabet = detect(&bytes, n).map_err(|i| at(&self.pending[i], ambiguous_zero(n)))?;
+        for p in &self.pending {
+            match alphabet.value(p.byte, n) {
+                Some(v) => self.cells[p.cell] = v,
+                None => {
+                    let byte = [p.byte];
+                    let kind =
+                        alphabet_error(&byte, 0, p.byte, n, alphabet, Expected::Cell(Some(n)));
+                    return Err(at(p, kind));
+                }
+            }
+        }
+        Ok(alphabet)
     }
 
     /// The boxed layout's header `0 1 2 … N-1`: the only row so far, followed by a `+---` line.

@@ -183,20 +183,21 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
             side = r;
         }
     }
-    let shape =
-        match shape {
-            Some(s) if s.side() != side => return Err((
+    let shape = match shape {
+        Some(s) if s.side() != side => {
+            return Err((
                 1,
                 format!(
                     "the constraint string's grid is {side}x{side}, but --box {s} gives side {}",
                     s.side()
                 ),
-            )),
-            Some(s) => s,
-            None => Shape::for_side(side)
-                .or_else(|_| Shape::new(1, side))
-                .map_err(|e| (1, e.to_string()))?,
-        };
+            ))
+        }
+        Some(s) => s,
+        None => Shape::for_side(side)
+            .or_else(|_| Shape::new(1, side))
+            .map_err(|e| (1, e.to_string()))?,
+    };
     let mut b = Builder {
         shape,
         cells: vec![0; shape.cells()],

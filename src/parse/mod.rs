@@ -77,19 +77,29 @@
 //! `reader`: the streaming [`Reader`] (the state machine over records) and
 //! [`parse_one`]; `lines`: what a line is (blank, comment, frame, the start of a one-line
 //! puzzle or of a grid); `grid`: splitting grid lines into entries and collecting rows;
-//! `bytes`: byte classes and the byte → value tables; `error`: the errors and their messages.
+//! `bytes`: byte classes and the byte → value tables; `error`: the errors and their messages;
+//! `alphabet`: the characters of digits above 9×9 (`--alphabet`) and how one is recognised;
+//! `sections`: what other tools write around grids (`.sdk` sections, HoDoKu lines, ids before
+//! a puzzle); `table`: CSV, TSV and JSON inputs (`--column`).
 //! A new input family goes where its first line is recognised (`lines::start_kind`) and gets
 //! a reader of its own beside `Reader::read_grid`.
 
+mod alphabet;
 mod bytes;
 mod error;
+#[cfg(test)]
+mod format_tests;
 mod grid;
 pub mod iss;
 mod lines;
 mod reader;
+mod sections;
+mod table;
 #[cfg(test)]
 mod tests;
 
+pub use alphabet::Alphabet;
 pub use bytes::cell_value;
 pub use error::{Expected, Found, GridEnd, LineKind, ParseError, ParseErrorKind, ReadError};
 pub use reader::{parse_one, ParseOptions, Parsed, Reader, DEFAULT_MAX_LINE_LEN};
+pub use table::{Column, ColumnName, TableFormat};

@@ -1,14 +1,18 @@
 //! The streaming reader: a state machine over records (one-line puzzles and grids), with
 //! error recovery, over any [`BufRead`]; and [`parse_one`].
 
-use super::bytes::{find_first, is_soft_end, small_value, value_table, BOM};
+use super::alphabet::{detect, Alphabet};
+use super::bytes::is_cell_char;
+use super::bytes::{find_first, is_soft_end, small_value, BOM};
 use super::error::{
-    char_column, symbol_error, unexpected, Expected, GridEnd, LineKind, ParseError, ParseErrorKind,
-    ReadError,
+    alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
+    ParseError, ParseErrorKind, ReadError,
 };
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
 use super::iss;
-use super::lines::{classify, is_complete_line, start_kind, LineClass, Start};
+use super::lines::{classify, is_board_len, is_complete_line, start_kind, LineClass, Start};
+use super::sections::{later_puzzle, section_name};
+use super::table::{header_sep, Column, Table, TableFormat};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use std::io::{self, BufRead};
@@ -24,6 +28,14 @@ pub struct ParseOptions {
     /// The longest line accepted, in bytes; longer lines are reported and skipped without being
     /// held in memory. Defaults to [`DEFAULT_MAX_LINE_LEN`].
     pub max_line_len: usize,
+    /// The characters that stand for digits (`--alphabet`); `None` recognises them on boards
+    /// above 9×9 (see [`Alphabet`]).
+    pub alphabet: Option<Alphabet>,
+    /// The column of a table (CSV, TSV, JSON) that holds the puzzles (`--column`); `None`
+    /// picks it (see the `table` rules in the [module docs](crate::parse)).
+    pub column: Option<Column>,
+    /// What the input is known to be (a file's extension); `None` tells by content.
+    pub table: Option<TableFormat>,
 }
 
 impl Default for ParseOptions {
@@ -31,6 +43,9 @@ impl Default for ParseOptions {
         ParseOptions {
             shape: None,
             max_line_len: DEFAULT_MAX_LINE_LEN,
+            alphabet: None,
+            column: None,
+            table: None,
         }
     }
 }
@@ -42,6 +57,9 @@ pub struct Parsed {
     pub line: usize,
     /// The puzzle.
     pub puzzle: Puzzle,
+    /// The alphabet it was written in: the one given, else the one recognised (numbers for a
+    /// grid of numbers above 9×9); answers are written in it.
+    pub alphabet: Alphabet,
 }
 
 /// Streaming multi-puzzle reader over any [`BufRead`], in constant memory: it never holds more
@@ -53,7 +71,7 @@ pub struct Parsed {
 #[derive(Debug)]
 pub struct Reader<R: BufRead> {
     input: R,
-    options: ParseOptions,
+    pub(super) options: ParseOptions,
     /// The current line, without its line end (at most `max_line_len` bytes).
     pub(super) line: Vec<u8>,
     /// 1-based number of the current line.
@@ -70,6 +88,12 @@ pub struct Reader<R: BufRead> {
     toks: Vec<Tok>,
     /// Cache of the last inferred one-line shape.
     last_inferred: Option<(usize, Shape)>,
+    /// The side of the last grid read: the rows of a `.sdk` section after it.
+    last_side: usize,
+    /// A table being read (CSV, TSV, JSON), once the first content line said so.
+    pub(super) table: Option<Table>,
+    /// The first content line was looked at for a table.
+    table_checked: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -88,6 +112,9 @@ impl<R: BufRead> Reader<R> {
             skip: None,
             toks: Vec::new(),
             last_inferred: None,
+            last_side: 9,
+            table: None,
+            table_checked: false,
         }
     }
 
@@ -145,6 +172,123 @@ impl<R: BufRead> Reader<R> {
         Ok(true)
     }
 
+    /// The next line (see [`Reader::read_line`]); a line over the limit is cut there and
+    /// reported by whoever reads it whole (`sections` only skips lines).
+    pub(super) fn next_line(&mut self) -> io::Result<bool> {
+        self.read_line()
+    }
+
+    /// Read the current line again as the next record's.
+    pub(super) fn push_back(&mut self) {
+        self.pushed_back = true;
+    }
+
+    /// The next [`Reader::next_line`] gives the current line again.
+    pub(super) fn resumes(&self) -> bool {
+        self.pushed_back
+    }
+
+    /// Read nothing more of this input (a table that cannot be read further).
+    pub(super) fn give_up(&mut self) {
+        self.done = true;
+    }
+
+    /// The first content line (first non-blank at `p`): does a table start here? Then its
+    /// first record (or the end).
+    fn table_start(&mut self, p: usize) -> Result<Option<Option<Parsed>>, ReadError> {
+        self.table_checked = true;
+        let shape = self.options.shape;
+        let sep_in_line = if self.line.contains(&b'\t') {
+            b'\t'
+        } else {
+            b','
+        };
+        match self.options.table {
+            Some(TableFormat::Json) => self.start_json(),
+            Some(format) => {
+                let sep = if format == TableFormat::Tsv {
+                    b'\t'
+                } else {
+                    b','
+                };
+                let header = header_sep(&self.line, shape).is_some()
+                    || matches!(self.options.column, Some(Column::Name(_)));
+                self.start_csv(sep, header)?;
+            }
+            None => {
+                let first = self.line[p];
+                if first == b'{' || (first == b'[' && section_name(&self.line, p).is_none()) {
+                    self.start_json();
+                } else if let Some(sep) = header_sep(&self.line, shape) {
+                    self.start_csv(sep, true)?;
+                } else if self.options.column.is_some() && self.line.contains(&sep_in_line) {
+                    self.start_csv(sep_in_line, false)?;
+                } else {
+                    return Ok(None);
+                }
+            }
+        }
+        self.table_record().map(Some)
+    }
+
+    /// [`Reader::error`] for the other record readers (`sections`).
+    pub(super) fn error_at(&self, pos: usize, kind: ParseErrorKind) -> ReadError {
+        self.error(pos, kind)
+    }
+
+    /// A one-line puzzle whose cells are not one run of the line (`+` marks dropped, as in
+    /// HoDoKu's lines): `run[i]` is the byte at `at[i]`; `end` is where the field ends.
+    pub(super) fn read_cells(
+        &mut self,
+        run: &[u8],
+        at: &[usize],
+        end: usize,
+    ) -> Result<Parsed, ReadError> {
+        let given = self.options.shape;
+        if let Some(i) = run.iter().position(|&b| !is_cell_char(b)) {
+            let expected = Expected::Cell(given.map(Shape::side));
+            return Err(self.error(at[i], unexpected(&self.line, at[i], expected)));
+        }
+        if !is_board_len(run.len(), given) {
+            let kind = match given {
+                Some(shape) => ParseErrorKind::WrongCellCount {
+                    got: run.len(),
+                    shape,
+                },
+                None => ParseErrorKind::NotABoardSize {
+                    got: run.len(),
+                    nearest: nearest_board(run.len()),
+                },
+            };
+            return Err(self.error(end, kind));
+        }
+        let shape = self.line_shape(run.len()).map_err(|k| self.error(end, k))?;
+        let n = shape.side();
+        let alphabet = match self.options.alphabet {
+            Some(a) => a,
+            None => detect(run, n).map_err(|i| self.error(at[i], ambiguous_zero(n)))?,
+        };
+        let table = alphabet.table(n);
+        let cells: Vec<u8> = run.iter().map(|&b| table[usize::from(b)]).collect();
+        if let Some(i) = cells.iter().position(|&v| usize::from(v) > n) {
+            let kind = alphabet_error(
+                &self.line,
+                at[i],
+                run[i],
+                n,
+                alphabet,
+                Expected::Cell(Some(n)),
+            );
+            return Err(self.error(at[i], kind));
+        }
+        let puzzle = Puzzle::new(shape, cells).map_err(|e| self.error(at[0], e.into()))?;
+        Ok(Parsed {
+            line: self.line_no,
+            puzzle,
+            alphabet,
+        })
+    }
+
     /// An error at byte `pos` of the current line.
     fn error(&self, pos: usize, kind: ParseErrorKind) -> ReadError {
         ReadError::Parse(ParseError {
@@ -163,12 +307,22 @@ impl<R: BufRead> Reader<R> {
         if let Some(skip) = self.skip.take() {
             self.skip_rows(skip)?;
         }
+        if self.table.is_some() {
+            return self.table_record();
+        }
         loop {
             if !self.read_line()? {
                 return Ok(None);
             }
             if self.too_long {
                 return Err(self.too_long_error());
+            }
+            if !self.table_checked {
+                if let LineClass::Content(p) = classify(&self.line) {
+                    if let Some(record) = self.table_start(p)? {
+                        return Ok(record);
+                    }
+                }
             }
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));
@@ -177,7 +331,30 @@ impl<R: BufRead> Reader<R> {
                 return result.map(Some);
             }
             if let LineClass::Content(p) = classify(&self.line) {
-                match start_kind(&self.line, p, self.options.shape) {
+                // What other tools write around grids (`sections`): `.sdk` sections, HoDoKu
+                // lines, ids before a one-line puzzle.
+                match self.line[p] {
+                    b'[' => match section_name(&self.line, p) {
+                        Some(name) if name.eq_ignore_ascii_case(b"puzzle") => continue,
+                        Some(_) => {
+                            self.skip_section(self.last_side)?;
+                            continue;
+                        }
+                        None => {}
+                    },
+                    b':' => return self.read_hodoku(p).map(Some),
+                    _ => {}
+                }
+                let start = start_kind(&self.line, p, self.options.shape);
+                if !matches!(start, Start::OneLine(_)) {
+                    if let Some((q, len)) = later_puzzle(&self.line, p) {
+                        return match start_kind(&self.line, q, self.options.shape) {
+                            Start::OneLine(len) => self.read_one_line(q, len).map(Some),
+                            _ => Err(self.bad_one_line(q, len)),
+                        };
+                    }
+                }
+                match start {
                     Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
                     Start::Grid => return self.read_grid_record(p).map(Some),
                     Start::Title => {}
@@ -191,6 +368,9 @@ impl<R: BufRead> Reader<R> {
         let mut toks = std::mem::take(&mut self.toks);
         let result = self.read_grid(p, &mut toks);
         self.toks = toks;
+        if let Ok(parsed) = &result {
+            self.last_side = parsed.puzzle.shape().side();
+        }
         result
     }
 
@@ -221,7 +401,12 @@ impl<R: BufRead> Reader<R> {
             _ => return None,
         };
         let n = shape.side();
-        if n > 9 {
+        if n > 9
+            || matches!(
+                self.options.alphabet,
+                Some(Alphabet::Hex | Alphabet::Letters)
+            )
+        {
             return None;
         }
         let cells: Vec<u8> = self.line.iter().map(|&b| small_value(b)).collect();
@@ -232,6 +417,7 @@ impl<R: BufRead> Reader<R> {
         Some(Parsed {
             line: self.line_no,
             puzzle: Puzzle::from_checked(shape, cells),
+            alphabet: self.options.alphabet.unwrap_or_default(),
         })
     }
 
@@ -255,6 +441,7 @@ impl<R: BufRead> Reader<R> {
             Ok(puzzle) => Ok(Parsed {
                 line: self.line_no,
                 puzzle,
+                alphabet: self.options.alphabet.unwrap_or_default(),
             }),
             Err((at, message)) => Err(self.error(p + at, ParseErrorKind::Variant(message))),
         })
@@ -265,22 +452,35 @@ impl<R: BufRead> Reader<R> {
         let shape = self.line_shape(len).map_err(|k| self.error(p + len, k))?;
         let n = shape.side();
         let run = &self.line[p..p + len];
-        let cells: Vec<u8> = if n <= 9 {
+        let alphabet = match self.options.alphabet {
+            Some(a) => a,
+            None => detect(run, n).map_err(|i| self.error(p + i, ambiguous_zero(n)))?,
+        };
+        let cells: Vec<u8> = if n <= 9 && matches!(alphabet, Alphabet::Standard | Alphabet::Numbers)
+        {
             run.iter().map(|&b| small_value(b)).collect()
         } else {
-            let table = value_table(n);
+            let table = alphabet.table(n);
             run.iter().map(|&b| table[usize::from(b)]).collect()
         };
         // NO_VALUE is above every side, so the largest value also flags bad characters.
         if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > n {
             let i = cells.iter().position(|&v| usize::from(v) > n).unwrap_or(0);
-            let kind = symbol_error(&self.line, p + i, run[i], n, Expected::Cell(Some(n)));
+            let kind = alphabet_error(
+                &self.line,
+                p + i,
+                run[i],
+                n,
+                alphabet,
+                Expected::Cell(Some(n)),
+            );
             return Err(self.error(p + i, kind));
         }
         let puzzle = Puzzle::new(shape, cells).map_err(|e| self.error(p, e.into()))?;
         Ok(Parsed {
             line: self.line_no,
             puzzle,
+            alphabet,
         })
     }
 
@@ -319,6 +519,8 @@ impl<R: BufRead> Reader<R> {
             start_line: self.line_no,
             double_spaced: false,
             last_row: (0, 0),
+            alphabet: self.options.alphabet,
+            pending: Vec::new(),
         };
         self.add_row(&mut grid, toks, end)?;
         while grid.rows < grid.side() {
@@ -359,6 +561,7 @@ impl<R: BufRead> Reader<R> {
             }
         }
         let start_line = grid.start_line;
+        let alphabet = grid.resolve()?;
         let puzzle = Puzzle::new(shape, grid.cells).map_err(|e| ParseError {
             line: start_line,
             column: 1,
@@ -367,6 +570,7 @@ impl<R: BufRead> Reader<R> {
         Ok(Parsed {
             line: start_line,
             puzzle,
+            alphabet,
         })
     }
 
@@ -406,7 +610,7 @@ impl<R: BufRead> Reader<R> {
 
     /// Add the current line's entries to the grid; on error, arrange to skip the rest of it.
     fn add_row(&mut self, grid: &mut Grid, toks: &[Tok], end: usize) -> Result<(), ReadError> {
-        match grid.add_row(&self.line, toks, end) {
+        match grid.add_row(&self.line, self.line_no, toks, end) {
             Ok(()) => {
                 grid.last_row = (self.line_no, char_column(&self.line, end));
                 Ok(())

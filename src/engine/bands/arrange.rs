@@ -21,8 +21,10 @@
 /// column's set. Returns 0 when no arrangement keeps the fixed digits.
 pub(crate) fn arrangements(rows: usize, sets: &[u64], fixed: &[u64]) -> u128 {
     let n = sets.len();
-    if rows == 3 && n <= 16 {
-        return three_rows(sets, fixed);
+    if rows == 3 {
+        if let Some(three) = ThreeRows::new(n, fixed) {
+            return three.count(sets);
+        }
     }
     debug_assert_eq!(fixed.len(), rows * n);
     debug_assert!(n <= 64 && rows >= 1);
@@ -38,129 +40,167 @@ pub(crate) fn arrangements(rows: usize, sets: &[u64], fixed: &[u64]) -> u128 {
 }
 
 /// [`arrangements`] for bands of three rows and at most 16 columns (9×9, 12×12, 15×15 with
-/// boxes three rows high), the hot case, with the same method made lean: the row with the most
-/// givens is the one whose matchings are enumerated (givens prune them); the other two rows
-/// are counted by walking the cycles, where the next column along a cycle is found in constant
-/// time (each digit's three columns, one per stack, sum to a known total); and a band without
-/// givens counts one third of the matchings and multiplies (its rows can be permuted).
-fn three_rows(sets: &[u64], fixed: &[u64]) -> u128 {
-    let n = sets.len();
-    let count = |r: usize| {
-        fixed[r * n..(r + 1) * n]
-            .iter()
-            .filter(|&&f| f != 0)
-            .count()
-    };
-    let a = (0..3)
-        .max_by_key(|&r| (count(r), std::cmp::Reverse(r)))
-        .unwrap_or(0);
-    let (b, c) = match a {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    };
-    let mut w = Walk {
-        n,
-        set: [0; 16],
-        fa: [0; 16],
-        fb: [0; 16],
-        fc: [0; 16],
-        excl: [0; 16],
-        col_sum: [0; 16],
-        matched: [0; 16],
-        picked: [0; 16],
-        fixes_bc: false,
-    };
-    let mut any_fixed = false;
-    for col in 0..n {
-        w.set[col] = sets[col] as u16;
-        w.fa[col] = fixed[a * n + col] as u16;
-        w.fb[col] = fixed[b * n + col] as u16;
-        w.fc[col] = fixed[c * n + col] as u16;
-        w.excl[col] = w.fb[col] | w.fc[col];
-        w.fixes_bc |= w.excl[col] != 0;
-        any_fixed |= (w.fa[col] | w.excl[col]) != 0;
-        let mut m = w.set[col];
-        while m != 0 {
-            w.col_sum[m.trailing_zeros() as usize] += col as u8;
-            m &= m - 1;
-        }
-    }
-    if n % 3 != 0 {
-        return from_row_general(sets, fixed);
-    }
-    if any_fixed || n == 0 {
-        return u128::from(w.rows(0, 0, None));
-    }
-    // No givens: the three rows can be permuted. Column 0's first-row digit is each of its
-    // three digits equally often, and swapping the other two rows flips the cycle through
-    // column 0: count one third of the matchings, that cycle once, and multiply by six.
-    let first = w.set[0] & w.set[0].wrapping_neg();
-    6 * u128::from(w.rows(0, 0, Some(first)))
-}
-
-/// [`arrangements`] by the general method (for shapes [`three_rows`] does not take).
-fn from_row_general(sets: &[u64], fixed: &[u64]) -> u128 {
-    let n = sets.len();
-    let mut rem = [0u64; 64];
-    rem[..n].copy_from_slice(sets);
-    let mut later = [0u64; 64];
-    for r in 1..3 {
-        for (l, &f) in later[..n].iter_mut().zip(&fixed[r * n..(r + 1) * n]) {
-            *l |= f;
-        }
-    }
-    from_row(3, 0, &mut rem[..n], &later[..n], fixed)
-}
-
-/// The state of [`three_rows`]: the columns' digits (`u16` masks), the givens of the row whose
-/// matchings are enumerated (`fa`) and of the two others (`fb`, `fc`), and for each digit the
-/// sum of its columns' indices and the column where the matching took it.
-struct Walk {
+/// boxes three rows high), the hot case, with the same method made lean, and the band's givens
+/// read once (a plan keeps one per band): the row with the most givens is the one whose
+/// matchings are enumerated (givens prune them), the first two stacks' column with the fewest
+/// digits left first, as long as every column of the last stack keeps one (this took a third
+/// of the instructions off counting sparse 9×9 puzzles); the other two rows are counted by walking
+/// the cycles, where the next column along a cycle is found in constant time (each digit's
+/// three columns, one per stack, sum to a known total); and a band without givens counts one
+/// third of the matchings and multiplies (its rows can be permuted).
+#[derive(Debug, Clone)]
+pub(crate) struct ThreeRows {
     n: usize,
-    set: [u16; 16],
+    /// The givens of the row whose matchings are enumerated (`fa`) and of the two others.
     fa: [u16; 16],
     fb: [u16; 16],
     fc: [u16; 16],
     /// Digits fixed in the other two rows (not to be taken by the first row).
     excl: [u16; 16],
+    /// Some given in the two other rows.
+    fixes_bc: bool,
+    /// Some given at all.
+    any_fixed: bool,
+}
+
+impl ThreeRows {
+    /// The givens `fixed` (as in [`arrangements`]) of a band three rows high and `n` wide;
+    /// `None` where the lean method does not apply (more than 16 columns, or not three stacks).
+    pub(crate) fn new(n: usize, fixed: &[u64]) -> Option<ThreeRows> {
+        if n > 16 || n % 3 != 0 {
+            return None;
+        }
+        let count = |r: usize| {
+            fixed[r * n..(r + 1) * n]
+                .iter()
+                .filter(|&&f| f != 0)
+                .count()
+        };
+        let a = (0..3)
+            .max_by_key(|&r| (count(r), std::cmp::Reverse(r)))
+            .unwrap_or(0);
+        let (b, c) = match a {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
+        let mut g = ThreeRows {
+            n,
+            fa: [0; 16],
+            fb: [0; 16],
+            fc: [0; 16],
+            excl: [0; 16],
+            fixes_bc: false,
+            any_fixed: false,
+        };
+        for col in 0..n {
+            g.fa[col] = fixed[a * n + col] as u16;
+            g.fb[col] = fixed[b * n + col] as u16;
+            g.fc[col] = fixed[c * n + col] as u16;
+            g.excl[col] = g.fb[col] | g.fc[col];
+            g.fixes_bc |= g.excl[col] != 0;
+            g.any_fixed |= (g.fa[col] | g.excl[col]) != 0;
+        }
+        Some(g)
+    }
+
+    /// The arrangements of the band with column sets `sets`.
+    pub(crate) fn count(&self, sets: &[u64]) -> u128 {
+        let n = self.n;
+        debug_assert_eq!(sets.len(), n);
+        let mut w = Walk {
+            g: self,
+            set: [0; 16],
+            allow: [0; 16],
+            col_sum: [0; 16],
+            matched: [0; 16],
+            picked: [0; 16],
+            halve: false,
+        };
+        for (col, &set) in sets.iter().enumerate() {
+            let set = set as u16;
+            w.set[col] = set;
+            w.allow[col] = if self.fa[col] != 0 {
+                self.fa[col]
+            } else {
+                set & !self.excl[col]
+            };
+            let mut m = set;
+            while m != 0 {
+                w.col_sum[m.trailing_zeros() as usize] += col as u8;
+                m &= m - 1;
+            }
+        }
+        // The columns of the first two stacks are chosen; the last stack's follow.
+        let open = (1u32 << (2 * n / 3)) - 1;
+        if self.any_fixed || n == 0 {
+            return u128::from(w.rows(open, 0));
+        }
+        // No givens: the three rows can be permuted. Column 0's first-row digit is each of its
+        // three digits equally often, and swapping the other two rows flips the cycle through
+        // column 0: count one third of the matchings, that cycle once, and multiply by six.
+        w.allow[0] &= w.set[0] & w.set[0].wrapping_neg();
+        w.halve = true;
+        6 * u128::from(w.rows(open, 0))
+    }
+}
+
+/// One count of [`ThreeRows`]: the band's givens, the columns' digits (`u16` masks) and the
+/// digits each may give the first row (its given there, else its digits not given in another
+/// row), and for each digit the sum of its columns' indices and the column where the matching
+/// took it.
+struct Walk<'a> {
+    g: &'a ThreeRows,
+    set: [u16; 16],
+    allow: [u16; 16],
     col_sum: [u8; 16],
     matched: [u8; 16],
     /// The digit the first row took in each column.
     picked: [u16; 16],
-    fixes_bc: bool,
+    /// Count the cycle through column 0 once (see [`ThreeRows::count`]).
+    halve: bool,
 }
 
-impl Walk {
-    /// Σ over the first row's matchings of the other two rows' arrangements: the first two
-    /// stacks' columns are chosen one by one (`order`, alternating between the stacks so that
-    /// clashes show early), from position `i` on with digits `used` taken; the last stack
-    /// must then take exactly the digits left, one in each column. With `first`, column 0
-    /// takes that digit and the cycle through it counts once.
-    fn rows(&mut self, i: usize, used: u16, first: Option<u16>) -> u64 {
-        let cols = self.n / 3;
-        if i == 2 * cols {
-            return self.last_stack(used, first.is_some());
+impl Walk<'_> {
+    /// Σ over the first row's matchings of the other two rows' arrangements: the columns of the
+    /// first two stacks still to choose are `open` (bits), the one with the fewest digits left
+    /// first, with digits `used` taken; the last stack must then take exactly the digits left,
+    /// one in each column.
+    fn rows(&mut self, open: u32, used: u16) -> u64 {
+        let cols = self.g.n / 3;
+        if open == 0 {
+            return self.last_stack(used);
         }
-        // Position i: column i / 2 of stack i % 2.
-        let c = (i % 2) * cols + i / 2;
-        let mut choices = if self.fa[c] != 0 {
-            self.fa[c] & !used
-        } else {
-            self.set[c] & !used & !self.excl[c]
-        };
-        if c == 0 {
-            if let Some(f) = first {
-                choices &= f;
+        // Every column of the last stack must keep a digit it may give the first row.
+        if self.allow[2 * cols..3 * cols]
+            .iter()
+            .any(|&a| a & !used == 0)
+        {
+            return 0;
+        }
+        // The open column with the fewest digits left (none left: no matching).
+        let (mut c, mut fewest) = (0, u32::MAX);
+        let mut m = open;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let left = (self.allow[k] & !used).count_ones();
+            if left < fewest {
+                (c, fewest) = (k, left);
             }
         }
+        if fewest == 0 {
+            return 0;
+        }
+        let mut choices = self.allow[c] & !used;
+        let open = open & !(1 << c);
         let mut total = 0;
         while choices != 0 {
             let bit = choices & choices.wrapping_neg();
             choices &= choices - 1;
             self.matched[bit.trailing_zeros() as usize] = c as u8;
             self.picked[c] = bit;
-            total += self.rows(i + 1, used | bit, first);
+            total += self.rows(open, used | bit);
         }
         total
     }
@@ -168,19 +208,18 @@ impl Walk {
     /// The last stack takes the digits not `used`: one in each of its columns, none fixed in
     /// another row, the fixed one where there is one; then the other two rows.
     #[inline]
-    fn last_stack(&mut self, used: u16, halve: bool) -> u64 {
-        let cols = self.n / 3;
+    fn last_stack(&mut self, used: u16) -> u64 {
+        let cols = self.g.n / 3;
         let left = !used;
         for c in 2 * cols..3 * cols {
             let m = self.set[c] & left;
-            if m.count_ones() != 1 || m & self.excl[c] != 0 || (self.fa[c] != 0 && self.fa[c] != m)
-            {
+            if m.count_ones() != 1 || m & !self.allow[c] != 0 {
                 return 0;
             }
             self.matched[m.trailing_zeros() as usize] = c as u8;
             self.picked[c] = m;
         }
-        self.two_rows(halve)
+        self.two_rows(self.halve)
     }
 
     /// The arrangements of the two other rows once the first row's matching is taken: each
@@ -188,7 +227,7 @@ impl Walk {
     /// counts the cycle through column 0 once.
     #[inline]
     fn two_rows(&self, halve: bool) -> u64 {
-        let n = self.n;
+        let n = self.g.n;
         let mut seen = 0u32;
         let mut ways = 1u64;
         for start in 0..n {
@@ -202,8 +241,8 @@ impl Walk {
             loop {
                 seen |= 1 << col;
                 let bottom = left(col) & !top;
-                if self.fixes_bc {
-                    let (fb, fc) = (self.fb[col], self.fc[col]);
+                if self.g.fixes_bc {
+                    let (fb, fc) = (self.g.fb[col], self.g.fc[col]);
                     ok0 &= (fb == 0 || fb == top) && (fc == 0 || fc == bottom);
                     ok1 &= (fb == 0 || fb == bottom) && (fc == 0 || fc == top);
                 }

@@ -121,6 +121,8 @@ pub struct Plan {
     hall: Option<Hall>,
     /// Keys of arrangements that forget the digits' names, where they fit.
     places: Option<Places>,
+    /// Each band's givens read for [`arrange::ThreeRows`], where bands are three rows high.
+    three: Vec<arrange::ThreeRows>,
     /// Words of a packed key of digit sets (`n` masks of `n` bits).
     words: usize,
     /// Tags of this plan's table entries: `generation << 8 | kind`.
@@ -181,6 +183,13 @@ impl Plan {
             }
         }
         let places = Places::new(rows, cols, n, &fixed);
+        let three = if rows == 3 {
+            (0..bands)
+                .map_while(|b| arrange::ThreeRows::new(n, &fixed[b * rows * n..(b + 1) * rows * n]))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Some(Plan {
             rows,
             cols,
@@ -192,6 +201,7 @@ impl Plan {
             row_ok,
             hall: Hall::new(rows, n),
             places,
+            three,
             words: (n * n).div_ceil(64),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         })
@@ -498,6 +508,9 @@ impl Plan {
 
     /// The arrangements of band `b` with column sets `sets`, counted.
     pub(crate) fn arrangements(&self, b: usize, sets: &[u64]) -> u128 {
+        if let Some(three) = self.three.get(b) {
+            return three.count(sets);
+        }
         let rows = self.rows;
         arrange::arrangements(
             rows,

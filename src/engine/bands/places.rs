@@ -119,27 +119,23 @@ impl Places {
     pub(super) fn key(&self, b: usize, places: u128, key: &mut [u64; KEY_WORDS]) {
         *key = [0; KEY_WORDS];
         let mut f = self.free[b];
+        // Digit `d`'s place is byte `d`.
+        let place = places.to_le_bytes();
         if self.narrow {
             // The histogram fits one word (9×9 and smaller).
-            let (mut h, lo) = (0u64, places as u64);
+            let mut h = 0u64;
             while f != 0 {
-                let d = f.trailing_zeros();
+                let d = f.trailing_zeros() as usize;
                 f &= f - 1;
-                let p = if d < 8 {
-                    lo >> (8 * d)
-                } else {
-                    (places >> (8 * d)) as u64
-                } as u8;
-                h += 1u64 << (self.cbits * u32::from(p));
+                h += 1u64 << (self.cbits * u32::from(place[d]));
             }
             key[0] = h;
         } else {
             let mut h = 0u128;
             while f != 0 {
-                let d = f.trailing_zeros();
+                let d = f.trailing_zeros() as usize;
                 f &= f - 1;
-                let p = (places >> (8 * d)) as u8 as u32;
-                h += 1u128 << (self.cbits * p);
+                h += 1u128 << (self.cbits * u32::from(place[d]));
             }
             key[0] = h as u64;
             key[1] = (h >> 64) as u64;
@@ -147,8 +143,7 @@ impl Places {
         let width = self.pbits + self.fbits;
         let mut bit = self.hist_bits;
         for &(d, rows) in &self.given[b] {
-            let p = (places >> (8 * u32::from(d))) as u8 as u64;
-            let v = p | u64::from(rows) << self.pbits;
+            let v = u64::from(place[usize::from(d)]) | u64::from(rows) << self.pbits;
             let (w, o) = ((bit / 64) as usize, bit % 64);
             key[w] |= v << o;
             if o + width > 64 {

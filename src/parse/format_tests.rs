@@ -1,0 +1,331 @@
+//! Tests of the input formats of issue 20: alphabets (and, as they come, the other formats).
+
+use super::*;
+use crate::shape::Shape;
+
+/// The puzzle of `puzzles/big16.txt` in the standard alphabet.
+const BIG16: &str = "..7.A.......B139G...F..4.19E....A.C.1B.2...3..GE4..9CGE.F2A6D58...8...AE26.F..51.G.6.32...C5.F.85.D..41.G.B..3.A7A.256G.......B...5G.2..8B6...E.B7648....GD.5.139..EG5..CF3..8..C128.E..7.59...G..G..9.AD5.B3...6CB327.51.8..EDF8.9.E.D.37.G.6.B....3.B.6.E.8.A5";
+
+/// `BIG16` written in another alphabet.
+fn in_alphabet(a: Alphabet) -> String {
+    let p = parse_one(BIG16, &ParseOptions::default()).unwrap();
+    a.line(p.cells())
+}
+
+fn with_alphabet(a: Option<Alphabet>) -> ParseOptions {
+    ParseOptions {
+        alphabet: a,
+        ..ParseOptions::default()
+    }
+}
+
+/// Rows of a 16x16 grid need the shape (a line of 16 cells is a 4x4 puzzle).
+fn grid16(a: Option<Alphabet>) -> ParseOptions {
+    ParseOptions {
+        shape: Shape::new(4, 4).ok(),
+        ..with_alphabet(a)
+    }
+}
+
+/// Every record of `text` as (line, puzzle in the standard alphabet, alphabet) or the error.
+fn read(text: &str, options: ParseOptions) -> Vec<Result<(usize, String, Alphabet), String>> {
+    Reader::new(text.as_bytes(), options)
+        .map(|r| match r {
+            Ok(p) => Ok((p.line, p.puzzle.to_line(), p.alphabet)),
+            Err(e) => Err(e.to_string()),
+        })
+        .collect()
+}
+
+/// `line` cut into `n` rows of characters, one per line.
+fn as_rows(line: &str, n: usize) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    chars
+        .chunks(n)
+        .map(|row| row.iter().collect::<String>() + "\n")
+        .collect()
+}
+
+#[test]
+fn hex_letters_and_standard_read_the_same_puzzle() {
+    let hex = in_alphabet(Alphabet::Hex);
+    let letters = in_alphabet(Alphabet::Letters);
+    assert!(hex.contains('0') && !hex.contains('G'));
+    let want = Ok((1, BIG16.to_string(), Alphabet::Hex));
+    assert_eq!(read(&hex, with_alphabet(Some(Alphabet::Hex))), [want]);
+    // Letters beyond G and no digit: recognised.
+    let want = Ok((1, BIG16.to_string(), Alphabet::Letters));
+    assert_eq!(
+        read(&letters, with_alphabet(None)),
+        std::slice::from_ref(&want)
+    );
+    assert_eq!(
+        read(&letters, with_alphabet(Some(Alphabet::Letters))),
+        [want]
+    );
+    // The same as grids of 16 rows.
+    let want = Ok((1, BIG16.to_string(), Alphabet::Hex));
+    let rows = as_rows(&hex, 16);
+    assert_eq!(read(&rows, grid16(Some(Alphabet::Hex))), [want]);
+    let want = Ok((1, BIG16.to_string(), Alphabet::Letters));
+    assert_eq!(read(&as_rows(&letters, 16), grid16(None)), [want]);
+    // A grid of numbers above 9x9 answers in numbers.
+    let p = parse_one(BIG16, &ParseOptions::default()).unwrap();
+    let numbers: String = p
+        .cells()
+        .chunks(16)
+        .map(|row| Alphabet::Numbers.line(row) + "\n")
+        .collect();
+    let want = Ok((1, BIG16.to_string(), Alphabet::Numbers));
+    assert_eq!(read(&numbers, with_alphabet(None)), [want]);
+    // The standard alphabet stays the default, '0' empty where the top digit shows.
+    let zeros = BIG16.replace('.', "0");
+    let want = Ok((1, BIG16.to_string(), Alphabet::Standard));
+    assert_eq!(read(&zeros, with_alphabet(None)), [want]);
+}
+
+#[test]
+fn an_ambiguous_zero_asks_for_the_alphabet() {
+    let hex = in_alphabet(Alphabet::Hex);
+    let column = hex.find('0').unwrap() + 1;
+    let message = format!(
+        "line 1, column {column}: '0' on a 16x16 board that has no 'G': is '0' an empty cell \
+         (--alphabet 1-9A-Z) or the hex digit for 1 (--alphabet 0-F, '.' for empty)? give \
+         --alphabet"
+    );
+    assert_eq!(read(&hex, with_alphabet(None)), [Err(message)]);
+    // In a grid: the line and column of the first '0', after the whole grid was read.
+    let rows = as_rows(&hex, 16);
+    let (line, col) = rows
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find('0').map(|c| (i + 1, c + 1)))
+        .unwrap();
+    let got = read(&format!("{rows}{BIG16}\n"), grid16(None));
+    assert_eq!(got.len(), 2);
+    assert!(
+        got[0]
+            .as_ref()
+            .unwrap_err()
+            .starts_with(&format!("line {line}, column {col}: '0' on a 16x16 board")),
+        "{got:?}"
+    );
+    assert_eq!(got[1], Ok((17, BIG16.to_string(), Alphabet::Standard)));
+    // Told: the standard alphabet reads the '0's as empty cells.
+    assert!(read(&hex, with_alphabet(Some(Alphabet::Standard)))[0].is_ok());
+}
+
+#[test]
+fn characters_outside_the_alphabet_name_it() {
+    let mut hex = in_alphabet(Alphabet::Hex);
+    hex.replace_range(2..3, "G");
+    let message = "line 1, column 3: unexpected character 'G'; expected a digit 0-F of \
+                   --alphabet 0-F on a 16x16 board, or '.', '_', '*' for an empty cell";
+    assert_eq!(
+        read(&hex, with_alphabet(Some(Alphabet::Hex))),
+        [Err(message.to_string())]
+    );
+    let letters = in_alphabet(Alphabet::Letters).replacen('.', "7", 1);
+    let column = in_alphabet(Alphabet::Letters).find('.').unwrap() + 1;
+    let message = format!(
+        "line 1, column {column}: unexpected character '7'; expected a digit A-P of \
+         --alphabet A-Z on a 16x16 board, or '.', '0', '_', '*' for an empty cell"
+    );
+    assert_eq!(
+        read(&letters, with_alphabet(Some(Alphabet::Letters))),
+        [Err(message)]
+    );
+}
+
+#[test]
+fn nine_by_nine_in_letters() {
+    let options = ParseOptions {
+        alphabet: Some(Alphabet::Letters),
+        shape: Some(Shape::NINE),
+        ..ParseOptions::default()
+    };
+    let line = "D...C.......F..H..........A....E..I..H....F...G.B........A.BG..E.C....D.I........";
+    let p = parse_one(line, &options).unwrap();
+    assert_eq!(
+        p.to_line(),
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    );
+}
+
+const TOP1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const TOP2: &str =
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........";
+const TOP1_SOLUTION: &str =
+    "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+/// (line, puzzle) of every record, or the error.
+fn lines(text: &str, options: ParseOptions) -> Vec<Result<(usize, String), String>> {
+    read(text, options)
+        .into_iter()
+        .map(|r| r.map(|(line, p, _)| (line, p)))
+        .collect()
+}
+
+#[test]
+fn sdk_sections_keep_the_puzzle_and_skip_the_rest() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/formats/sadman.sdk"
+    ))
+    .unwrap();
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].as_ref().unwrap().0, 5);
+    // A section header without a grid, sections in another order, a puzzle after them.
+    let text = format!("[Colours]\n1 2 3\n[Puzzle]\n{TOP1}\n[PencilMarks]\n\n{TOP2}\n");
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got, [Ok((4, TOP1.to_string())), Ok((7, TOP2.to_string()))]);
+}
+
+#[test]
+fn hodoku_lines_give_their_third_field() {
+    let placed = format!("+{}", &TOP1_SOLUTION[..1]) + &TOP1[1..];
+    let text = format!(
+        ":0000:x:{TOP1}:::\n:0100:1:{placed}:512 913::\n:0000:x\n:0000:x:{}:::\n",
+        &TOP1[..80]
+    );
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got[0], Ok((1, TOP1.to_string())));
+    assert_eq!(got[1], Ok((2, TOP1.to_string())));
+    assert_eq!(
+        got[2],
+        Err(
+            "line 3, column 8: a HoDoKu line has its puzzle in the third field \
+             (:type:digits:puzzle:...); this one has fewer fields"
+                .to_string()
+        )
+    );
+    assert!(
+        got[3]
+            .as_ref()
+            .unwrap_err()
+            .starts_with("line 4, column 89: 80 cells is not a board size"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn ids_before_the_puzzle() {
+    let bad = TOP1.replacen('3', "x", 1);
+    let text = format!(
+        "0001 {TOP1}\n2\t{TOP2} 1\nhard-3;{TOP1};x\n#4 {TOP1}\npuzzle_id:{bad}\n12 {TOP2}\n"
+    );
+    let got = lines(&text, ParseOptions::default());
+    assert_eq!(got[0], Ok((1, TOP1.to_string())));
+    assert_eq!(got[1], Ok((2, TOP2.to_string())));
+    assert_eq!(got[2], Ok((3, TOP1.to_string())));
+    // Line 4 is a comment; the bad puzzle's error points into it.
+    let column = 11 + bad.find('x').unwrap();
+    assert_eq!(
+        got[3],
+        Err(format!(
+            "line 5, column {column}: unexpected character 'x'; expected a digit 1-9, or '.', \
+             '0', '_', '*' for an empty cell"
+        ))
+    );
+    assert_eq!(got[4], Ok((6, TOP2.to_string())));
+    // Grids and titles are not mistaken for ids.
+    let grid = "Grid 01\n2 . . 1 . 5 . . 3\n. 5 4 . . . 7 1 .\n";
+    assert!(lines(grid, ParseOptions::default())[0].is_err());
+}
+
+#[test]
+fn csv_and_tsv_with_a_header() {
+    let rows = format!("id,puzzle,solution\n1,{TOP1},{TOP1_SOLUTION}\n2,\"{TOP2}\",\n");
+    let got = lines(&rows, ParseOptions::default());
+    assert_eq!(got, [Ok((2, TOP1.to_string())), Ok((3, TOP2.to_string()))]);
+    let by_name = ParseOptions {
+        column: "Solution".parse().ok(),
+        ..ParseOptions::default()
+    };
+    let got = lines(&rows, by_name);
+    assert_eq!(got[0], Ok((2, TOP1_SOLUTION.to_string())));
+    assert!(got[1].as_ref().unwrap_err().starts_with("line 3, column "));
+    // The first column holding a puzzle when no header names one.
+    let text = format!(
+        "quizzes\tsolutions\n{}\t{TOP1_SOLUTION}\n",
+        TOP1.replace('.', "0")
+    );
+    assert_eq!(
+        lines(&text, ParseOptions::default()),
+        [Ok((2, TOP1.to_string()))]
+    );
+    let text = format!("source,q,a\nx,{TOP1},{TOP1_SOLUTION}\n");
+    assert_eq!(
+        lines(&text, ParseOptions::default()),
+        [Ok((2, TOP1.to_string()))]
+    );
+    // By extension, without a header; by index.
+    let csv = ParseOptions {
+        table: Some(TableFormat::Csv),
+        column: "3".parse().ok(),
+        ..ParseOptions::default()
+    };
+    let text = format!("1,{TOP1},{TOP1_SOLUTION}\n");
+    assert_eq!(lines(&text, csv), [Ok((1, TOP1_SOLUTION.to_string()))]);
+    // A name the header lacks: one error, and the input ends.
+    let missing = ParseOptions {
+        column: "quiz".parse().ok(),
+        ..ParseOptions::default()
+    };
+    assert_eq!(
+        lines(&rows, missing),
+        [Err(
+            "line 1, column 1: no column \"quiz\" in the header (its columns: id, puzzle, \
+              solution); give --column NAME or a 1-based INDEX"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        lines("id,puzzle\n1\n", ParseOptions::default()),
+        [Err(
+            "line 2, column 2: column 2 (puzzle) is missing: this row has 1 field".to_string()
+        )]
+    );
+}
+
+#[test]
+fn json_arrays_objects_and_lines() {
+    let strings = format!("[\n  \"{TOP1}\", \"{TOP2}\",\n  \"{TOP1}\"\n]\n");
+    let got = lines(&strings, ParseOptions::default());
+    assert_eq!(
+        got,
+        [
+            Ok((2, TOP1.to_string())),
+            Ok((2, TOP2.to_string())),
+            Ok((3, TOP1.to_string()))
+        ]
+    );
+    let objects = format!(
+        "[{{\"id\": 1, \"tags\": [\"a\", \"b\"], \"solution\": \"{TOP1_SOLUTION}\", \"puzzle\": \"{TOP1}\"}},\n {{\"id\": \"x\\\"y\", \"puzzle\": \"{TOP2}\"}}]\n"
+    );
+    let got = lines(&objects, ParseOptions::default());
+    assert_eq!(got, [Ok((1, TOP1.to_string())), Ok((2, TOP2.to_string()))]);
+    let by_name = ParseOptions {
+        column: "solution".parse().ok(),
+        ..ParseOptions::default()
+    };
+    assert_eq!(
+        lines(&objects, by_name),
+        [Ok((1, TOP1_SOLUTION.to_string()))]
+    );
+    let jsonl = format!("{{\"source\": \"a:1\", \"puzzle\": \"{TOP1}\"}}\n{{\"source\": \"a:2\", \"puzzle\": \"{TOP2}\"}}\n");
+    let got = lines(&jsonl, ParseOptions::default());
+    assert_eq!(got, [Ok((1, TOP1.to_string())), Ok((2, TOP2.to_string()))]);
+    // A bad puzzle string: its line and column.
+    let bad = format!("[\"{}\"]\n", TOP1.replacen('3', "x", 1));
+    assert_eq!(
+        lines(&bad, ParseOptions::default()),
+        [Err(format!(
+            "line 1, column {}: unexpected character 'x'; expected a digit 1-9, or '.', '0', \
+             '_', '*' for an empty cell",
+            3 + TOP1.find('3').unwrap()
+        ))]
+    );
+}

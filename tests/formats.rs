@@ -1,0 +1,208 @@
+//! The input formats of issue 20 as a user meets them: alphabets, and the files other tools
+//! write (each sample under puzzles/formats/ says where it comes from).
+
+use crate::util::{puzzle_path, run};
+
+fn path(name: &str) -> String {
+    puzzle_path(name).to_str().unwrap().to_string()
+}
+
+/// The solution of puzzles/big16.txt in the standard alphabet.
+fn big16_solution() -> String {
+    let (code, out, err) = run(&["solve", &path("big16.txt")], "");
+    assert_eq!(code, 0, "{err}");
+    out.trim().to_string()
+}
+
+/// `line` (standard alphabet, values 1..=16) in hex or letters.
+fn relabel(line: &str, digits: &str) -> String {
+    let standard = "123456789ABCDEFG";
+    line.chars()
+        .map(|c| match standard.find(c) {
+            Some(i) => digits.as_bytes()[i] as char,
+            None => c,
+        })
+        .collect()
+}
+
+#[test]
+fn hex_needs_its_alphabet_and_answers_in_it() {
+    let file = path("formats/hex16.txt");
+    let (code, out, err) = run(&["check", &file], "");
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with(&format!(
+            "sudoku-enum: {file}:4:14: '0' on a 16x16 board that has no 'G': is '0' an empty \
+             cell (--alphabet 1-9A-Z) or the hex digit for 1 (--alphabet 0-F, '.' for empty)? \
+             give --alphabet\n"
+        )),
+        "{err}"
+    );
+    let (code, out, err) = run(&["solve", "--alphabet", "0-F", &file], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), relabel(&big16_solution(), "0123456789ABCDEF"));
+    // Told otherwise: the standard alphabet.
+    let (_, out, _) = run(
+        &[
+            "solve",
+            "--alphabet",
+            "hex",
+            "--output-alphabet",
+            "1-9A-Z",
+            &file,
+        ],
+        "",
+    );
+    assert_eq!(out.trim(), big16_solution());
+}
+
+#[test]
+fn letters_are_recognised_and_kept() {
+    let file = path("formats/letters16.txt");
+    let (code, out, err) = run(&["solve", &file], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), relabel(&big16_solution(), "ABCDEFGHIJKLMNOP"));
+    let (code, out, _) = run(&["check", "--json", &file], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["puzzle"].as_str().unwrap().starts_with("..G.J......."));
+    let (_, out, _) = run(&["solve", "--output-alphabet", "numbers", &file], "");
+    assert!(
+        out.starts_with("2 14 7 15 10 8 5 6 4 12 16 13 11 1 3 9 16 8 "),
+        "{out}"
+    );
+    // A letter a 16x16 board has no room for, with digits about: out of range, as before.
+    let (code, _, err) = run(&["check"], &format!("L{}\n", &big16_solution()[1..]));
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "sudoku-enum: <stdin>:1:1: digit 'L' (= 21) is out of range for a 16x16 board"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_alphabet_is_a_usage_error() {
+    let (code, _, err) = run(&["check", "--alphabet", "xyz"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: invalid value 'xyz' for '--alphabet <ALPHABET>': unknown alphabet \"xyz\": \
+             expected 1-9A-Z, 0-F (hex), A-Z (letters) or numbers"
+        ),
+        "{err}"
+    );
+}
+
+/// `check FILE ARGS`: (exit code, stdout lines with the file name cut off, stderr).
+fn check(name: &str, args: &[&str]) -> (i32, Vec<String>, String) {
+    let file = path(name);
+    let mut all = vec!["check", file.as_str()];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all, "");
+    let lines = out
+        .lines()
+        .map(|l| l.strip_prefix(file.as_str()).unwrap_or(l).to_string())
+        .collect();
+    (code, lines, err)
+}
+
+#[test]
+fn files_of_other_tools_are_read_where_their_puzzles_are() {
+    for (name, lines) in [
+        ("formats/sadman.sdk", &[5][..]),
+        ("formats/hodoku.txt", &[3, 4, 5, 6]),
+        ("formats/ids.txt", &[3, 4, 5]),
+        ("formats/kaggle_quizzes.csv", &[2, 3, 4, 5]),
+        ("formats/radcliffe.csv", &[2, 3, 4, 5, 6]),
+        ("formats/radcliffe.tsv", &[2, 3, 4]),
+        ("formats/sudoku_extreme.csv", &[2, 3, 4]),
+        ("formats/strings.json", &[2, 3, 4]),
+        ("formats/objects.json", &[4, 9, 14]),
+        ("formats/results.jsonl", &[1, 2, 3]),
+    ] {
+        let (code, out, err) = check(name, &[]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let want: Vec<String> = lines.iter().map(|l| format!(":{l}: unique")).collect();
+        assert_eq!(out, want, "{name}");
+    }
+}
+
+#[test]
+fn columns_by_name_and_index() {
+    // The solutions column: solved grids are unique too, and `solve` prints them back.
+    let (code, out, _) = check("formats/radcliffe.csv", &["--column", "solution"]);
+    assert_eq!((code, out.len()), (0, 5));
+    let (code, out, _) = check("formats/objects.json", &["--column", "solution"]);
+    assert_eq!((code, out.len()), (0, 3));
+    let file = path("formats/radcliffe.csv");
+    let (_, by_index, _) = run(&["solve", "--column", "3", &file], "");
+    let (_, by_name, _) = run(&["solve", "--column", "solution", &file], "");
+    let (_, solved, _) = run(&["solve", &file], "");
+    assert_eq!(by_index, by_name);
+    assert_eq!(by_index, solved);
+    // A name the header lacks.
+    let (code, out, err) = check("formats/radcliffe.csv", &["--column", "quiz"]);
+    assert_eq!((code, out.len()), (2, 0));
+    assert!(
+        err.starts_with(&format!(
+            "sudoku-enum: {file}:1:1: no column \"quiz\" in the header (its columns: id, \
+             puzzle, solution, clues, difficulty); give --column NAME or a 1-based INDEX\n"
+        )),
+        "{err}"
+    );
+    let (code, _, err) = run(&["check", "--column", "0"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: invalid value '0' for '--column <NAME|INDEX>': columns are numbered from 1"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn table_errors_name_line_and_column() {
+    let top1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let bad = top1.replacen('3', "x", 1);
+    for (input, message) in [
+        (
+            format!("id,puzzle\n1,{top1}\n2,{bad}\n"),
+            "<stdin>:3:7: unexpected character 'x'; expected a digit 1-9, or '.', '0', '_', '*' \
+             for an empty cell",
+        ),
+        (
+            "id,puzzle\n1\n".to_string(),
+            "<stdin>:2:2: column 2 (puzzle) is missing: this row has 1 field",
+        ),
+        (
+            "name,size\nx,y\n".to_string(),
+            "<stdin>:2:1: no field of this row (2 fields) is a puzzle, and no header names a \
+             puzzle column; give --column NAME or a 1-based INDEX",
+        ),
+        (
+            format!("[\"{top1}\",\n \"{bad}\"]\n"),
+            "<stdin>:2:7: unexpected character 'x'; expected a digit 1-9, or '.', '0', '_', '*' \
+             for an empty cell",
+        ),
+        (
+            "[\"4...3...\n".to_string(),
+            "<stdin>:1:2: a JSON string that does not end on its line (puzzles are strings on \
+             one line)",
+        ),
+        (
+            format!(":0000:x\n:0000:x:{top1}:::\n"),
+            "<stdin>:1:8: a HoDoKu line has its puzzle in the third field \
+             (:type:digits:puzzle:...); this one has fewer fields",
+        ),
+    ] {
+        let (code, _, err) = run(&["check"], &input);
+        assert_eq!(code, 2, "{input}");
+        assert!(
+            err.starts_with(&format!("sudoku-enum: {message}\n")),
+            "{input}\n{err}"
+        );
+    }
+}
