@@ -116,6 +116,15 @@ impl Puzzle {
         self
     }
 
+    /// This puzzle's shape and rules with other givens (N² values, none above N: an engine's
+    /// values).
+    pub(crate) fn with_values(&self, cells: Vec<u8>) -> Puzzle {
+        Puzzle {
+            rules: self.rules.clone(),
+            ..Puzzle::from_checked(self.shape, cells)
+        }
+    }
+
     /// The variant rules, if any.
     #[inline]
     pub fn rules(&self) -> Option<&Rules> {
@@ -228,6 +237,16 @@ impl Puzzle {
     /// symbols) for larger boards.
     pub fn to_line(&self) -> String {
         line_of(self.shape, &self.cells)
+    }
+
+    /// The text that reads back as this puzzle: [`to_line`](Puzzle::to_line) for a classic
+    /// puzzle, the ISS constraint string (rules and givens) for a variant of side 16 or less
+    /// ([`Rules::to_constraint_string`]).
+    pub fn to_text(&self) -> String {
+        self.rules
+            .as_ref()
+            .and_then(|r| r.to_constraint_string(self.shape, &self.cells))
+            .unwrap_or_else(|| self.to_line())
     }
 }
 

@@ -14,3 +14,4 @@ mod props;
 mod setter;
 mod slurm;
 mod usage;
+mod variants;

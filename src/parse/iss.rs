@@ -5,7 +5,7 @@
 //! is named in the error, never ignored.
 
 use crate::puzzle::Puzzle;
-use crate::rules::{Diagonal, Line, Negative, Rule, Rules};
+use crate::rules::{little_killer_diagonals, Diagonal, Line, Negative, Rule, Rules, MAX_TEXT_SIDE};
 use crate::shape::Shape;
 use std::collections::BTreeMap;
 
@@ -93,6 +93,17 @@ const ISS_TYPES: &[&str] = &[
     "Var",
 ];
 
+/// This tool's own words for rules ISS has no word for (written by `rules::text`).
+const OWN_TYPES: &[&str] = &[
+    "NonConsecutive",
+    "NegativeDifference",
+    "NegativeRatio",
+    "Difference",
+    "Ratio",
+    "PairSum",
+    "CellSum",
+];
+
 /// The types read here.
 pub const SUPPORTED: &str = "Shape (square, values 1-N), Given (one value or several: \
 pencil marks), Diagonal, Windoku, DisjointSets, Jigsaw, NoBoxes, AllDifferent, AntiKnight, \
@@ -114,7 +125,10 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
         return next == Some(b'~');
     }
     matches!(next, None | Some(b'.' | b'~' | b' ' | b'\t'))
-        && ISS_TYPES.iter().any(|t| t.as_bytes() == word)
+        && ISS_TYPES
+            .iter()
+            .chain(OWN_TYPES)
+            .any(|t| t.as_bytes() == word)
 }
 
 /// Is this line ISS's short killer layout (81 characters of sums and arrows)?
@@ -178,6 +192,12 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
                 return Err((
                     at,
                     format!("Shape {item}: only the Sudoku grid type is supported"),
+                ));
+            }
+            if r > MAX_TEXT_SIDE {
+                return Err((
+                    at,
+                    format!("Shape {dims}: at most {MAX_TEXT_SIDE}x{MAX_TEXT_SIDE}"),
                 ));
             }
             side = r;
@@ -341,6 +361,41 @@ impl Builder {
             "AntiConsecutive" => push(self, Rule::AntiConsecutive),
             "StrictKropki" => push(self, Rule::Negative(Negative::Kropki)),
             "StrictXV" => push(self, Rule::Negative(Negative::Xv)),
+            // This tool's own words (see `rules::text`).
+            "NonConsecutive" => push(self, Rule::Negative(Negative::Consecutive)),
+            "NegativeDifference" => push(self, Rule::Negative(Negative::Differences)),
+            "NegativeRatio" => push(self, Rule::Negative(Negative::Ratios)),
+            "Difference" | "Ratio" | "PairSum" => {
+                let (value, ids) = args
+                    .split_first()
+                    .ok_or(format!("{kind}: expected a number and two cells"))?;
+                let value = Self::number(value, kind)?;
+                let small =
+                    u8::try_from(value).map_err(|_| format!("{kind}: {value} is too large"))?;
+                let cells = match self.cells(ids)?[..] {
+                    [a, b] => [a, b],
+                    _ => return Err(format!("{kind}: expected two cells")),
+                };
+                push(
+                    self,
+                    match kind {
+                        "Difference" => Rule::WhiteDot { cells, diff: small },
+                        "Ratio" => Rule::BlackDot {
+                            cells,
+                            ratio: small,
+                        },
+                        _ => Rule::Xv { cells, sum: small },
+                    },
+                );
+            }
+            "CellSum" => {
+                let (sum, ids) = args
+                    .split_first()
+                    .ok_or("CellSum: expected a sum and cells")?;
+                let sum = Self::number(sum, "sum")?;
+                let cells = self.cells(ids)?;
+                push(self, Rule::LittleKiller { cells, sum });
+            }
             "AllDifferent" => {
                 let cells = self.cells(args)?;
                 push(self, Rule::AllDifferent(cells));
@@ -511,50 +566,16 @@ impl Builder {
         Ok(())
     }
 
-    /// The cells of the little killer diagonal that starts at `start` (ISS's convention: from
-    /// the left side down-right, from the top side down-left, from the right side up-left,
-    /// from the bottom side up-right; a diagonal named twice keeps the first).
+    /// The cells of the little killer diagonal that starts at `start` (ISS's convention, see
+    /// [`little_killer_diagonals`]).
     fn little_killer(&self, start: usize) -> Result<Vec<usize>, String> {
-        let n = self.shape.side() as isize;
-        let mut seen: Vec<Vec<usize>> = Vec::new();
-        let mut found = None;
-        let mut add = |r: isize, c: isize, dr: isize, dc: isize| {
-            let (mut r2, mut c2) = (r, c);
-            let mut cells = Vec::new();
-            while (0..n).contains(&r2) && (0..n).contains(&c2) {
-                cells.push((r2 * n + c2) as usize);
-                r2 += dr;
-                c2 += dc;
-            }
-            if cells.len() <= 1 {
-                return;
-            }
-            let mut sorted = cells.clone();
-            sorted.sort_unstable();
-            if seen.contains(&sorted) {
-                return;
-            }
-            seen.push(sorted);
-            if cells[0] == start && found.is_none() {
-                found = Some(cells);
-            }
-        };
-        for row in 0..n - 1 {
-            add(row, 0, 1, 1);
-        }
-        for row in 1..n - 1 {
-            add(row, n - 1, -1, -1);
-        }
-        for col in 1..n {
-            add(0, col, 1, -1);
-        }
-        for col in 1..n - 1 {
-            add(n - 1, col, -1, 1);
-        }
-        found.ok_or(format!(
-            "LittleKiller: no diagonal starts at {}",
-            self.shape.cell_name(start)
-        ))
+        little_killer_diagonals(self.shape.side())
+            .into_iter()
+            .find(|d| d[0] == start)
+            .ok_or(format!(
+                "LittleKiller: no diagonal starts at {}",
+                self.shape.cell_name(start)
+            ))
     }
 
     fn finish(self) -> Result<Puzzle, String> {

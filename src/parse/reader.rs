@@ -426,7 +426,16 @@ impl<R: BufRead> Reader<R> {
     fn variant_line(&mut self) -> Option<Result<Parsed, ReadError>> {
         let p = self.line.iter().position(|&b| !b.is_ascii_whitespace())?;
         let end = self.line.iter().rposition(|&b| !b.is_ascii_whitespace())? + 1;
-        let text = &self.line[p..end];
+        let mut text = &self.line[p..end];
+        // Tags after a constraint string (`part=1/4 of=ID`, as `split` writes) are skipped.
+        if let Some(blank) = text.iter().position(u8::is_ascii_whitespace) {
+            let tags = text[blank..]
+                .split(u8::is_ascii_whitespace)
+                .all(|w| w.is_empty() || w.contains(&b'='));
+            if tags && text[0] == b'.' {
+                text = &text[..blank];
+            }
+        }
         let result = if iss::is_constraint_string(text) {
             let text = String::from_utf8_lossy(text);
             iss::parse_constraints(&text, self.options.shape)

@@ -25,11 +25,13 @@ mod lines;
 mod outside;
 mod pairs;
 mod sums;
+mod text;
 
 use crate::shape::Shape;
 use std::collections::BTreeSet;
 
 pub(crate) use houses::{chess_pairs, orthogonal_pairs};
+pub use text::{cell_id, little_killer_diagonals, MAX_TEXT_SIDE};
 
 /// A puzzle's variant rules: irregular regions (replacing the boxes) and a list of [`Rule`]s.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]

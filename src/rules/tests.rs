@@ -252,6 +252,14 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
     for s in &sols {
         assert!(puzzle.is_solution(s));
     }
+    // The constraint string reads back as the same puzzle.
+    let text = rules
+        .to_constraint_string(shape, puzzle.cells())
+        .expect("a small board");
+    let back = crate::parse::iss::parse_constraints(&text, Some(shape))
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let back_sols: BTreeSet<Vec<u8>> = solutions(&back, &Options::default()).into_iter().collect();
+    assert_eq!(back_sols, expected, "{text}");
     let cap = 3;
     let c = candidates(puzzle, &Options::default(), cap);
     for cell in 0..shape.cells() {
