@@ -101,3 +101,39 @@ fn explain_says_variants_are_not_rated() {
          # <stdin>:1: no singles rating: --explain rates classic rules only\n"
     );
 }
+
+#[test]
+fn fpuzzles_files_and_links() {
+    let json = crate::util::puzzle_path("variants/killer_thermo_6x6.json");
+    let links = crate::util::puzzle_path("variants/killer_thermo_6x6.links.txt");
+    let (code, out, err) = run(
+        &[
+            "count",
+            "-q",
+            json.to_str().unwrap(),
+            links.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let counts: Vec<&str> = out
+        .lines()
+        .map(|l| l.rsplit(": ").next().unwrap())
+        .collect();
+    assert_eq!(counts, ["32 solutions"; 3], "{out}");
+    // The same puzzle as SIX.
+    let (_, out, _) = run(
+        &["count", "-q", "--json"],
+        &std::fs::read_to_string(&json).unwrap(),
+    );
+    assert!(out.contains(&format!("\"puzzle\":\"{SIX}\"")), "{out}");
+    let (code, _, err) = run(
+        &["count", "-q"],
+        "{\"size\":9,\"clone\":[{\"cells\":[\"R1C1\"]}]}",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("\"clone\": unsupported f-puzzles constraint \"clone\""),
+        "{err}"
+    );
+}

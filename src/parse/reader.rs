@@ -9,7 +9,6 @@ use super::error::{
     ParseError, ParseErrorKind, ReadError,
 };
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
-use super::iss;
 use super::lines::{classify, is_board_len, is_complete_line, start_kind, LineClass, Start};
 use super::sections::{later_puzzle, section_name};
 use super::table::{header_sep, Column, Table, TableFormat};
@@ -75,7 +74,7 @@ pub struct Reader<R: BufRead> {
     /// The current line, without its line end (at most `max_line_len` bytes).
     pub(super) line: Vec<u8>,
     /// 1-based number of the current line.
-    line_no: usize,
+    pub(super) line_no: usize,
     /// The current line was longer than the limit (and was cut).
     too_long: bool,
     /// The current line is to be read again by the next record.
@@ -317,6 +316,9 @@ impl<R: BufRead> Reader<R> {
             if self.too_long {
                 return Err(self.too_long_error());
             }
+            if let Some(result) = self.fpuzzles_object() {
+                return result.map(Some);
+            }
             if !self.table_checked {
                 if let LineClass::Content(p) = classify(&self.line) {
                     if let Some(record) = self.table_start(p)? {
@@ -418,41 +420,6 @@ impl<R: BufRead> Reader<R> {
             line: self.line_no,
             puzzle: Puzzle::from_checked(shape, cells),
             alphabet: self.options.alphabet.unwrap_or_default(),
-        })
-    }
-
-    /// A variant puzzle on one line (an ISS constraint string or killer layout), if this line
-    /// is one (see `iss`).
-    fn variant_line(&mut self) -> Option<Result<Parsed, ReadError>> {
-        let p = self.line.iter().position(|&b| !b.is_ascii_whitespace())?;
-        let end = self.line.iter().rposition(|&b| !b.is_ascii_whitespace())? + 1;
-        let mut text = &self.line[p..end];
-        // Tags after a constraint string (`part=1/4 of=ID`, as `split` writes) are skipped.
-        if let Some(blank) = text.iter().position(u8::is_ascii_whitespace) {
-            let tags = text[blank..]
-                .split(u8::is_ascii_whitespace)
-                .all(|w| w.is_empty() || w.contains(&b'='));
-            if tags && text[0] == b'.' {
-                text = &text[..blank];
-            }
-        }
-        let result = if iss::is_constraint_string(text) {
-            let text = String::from_utf8_lossy(text);
-            iss::parse_constraints(&text, self.options.shape)
-        } else if iss::is_short_killer(text) {
-            iss::parse_short_killer(text)
-        } else if iss::is_long_killer(text) {
-            iss::parse_long_killer(&String::from_utf8_lossy(text))
-        } else {
-            return None;
-        };
-        Some(match result {
-            Ok(puzzle) => Ok(Parsed {
-                line: self.line_no,
-                puzzle,
-                alphabet: self.options.alphabet.unwrap_or_default(),
-            }),
-            Err((at, message)) => Err(self.error(p + at, ParseErrorKind::Variant(message))),
         })
     }
 
