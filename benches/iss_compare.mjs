@@ -24,6 +24,7 @@ const bin = resolve(opt('--bin', 'target/release/sudoku-enum'));
 const outPath = opt('--out', '/tmp/iss_compare.tsv');
 const inputsPath = opt('--inputs', '/tmp/iss_inputs.tsv');
 const filter = opt('--filter', null);
+const timeoutS = +opt('--timeout', '10');
 
 const { allPuzzles, buildSolver } = await import(`${issDir}/tools/lib/puzzle_runner.js`);
 const { SudokuParser } = await import(`${issDir}/js/sudoku_parser.js` + self.VERSION_PARAM);
@@ -62,9 +63,10 @@ const ours = (input) => {
   let best = Infinity, result = null;
   for (let rep = 0; rep < 3; rep++) {
     const t0 = performance.now();
-    const r = spawnSync(bin, ['solve', '--json', '-q', '-j', '1'], { input: input + '\n', encoding: 'utf8' });
+    const r = spawnSync(bin, ['solve', '--json', '-q', '-j', '1', '--timeout', `${timeoutS}`], { input: input + '\n', encoding: 'utf8' });
     best = Math.min(best, performance.now() - t0);
     if (r.status === 2) return { ms: best, error: r.stderr.trim().split('\n')[0] };
+    if (r.stdout.includes('"complete":false') && !r.stdout.includes('"solutions":2')) return { ms: best, timeout: true };
     result = JSON.parse(r.stdout.trim().split('\n')[0]);
   }
   const digits = (s) => [...s].map((ch) => (ch >= '1' && ch <= '9' ? +ch : ch.charCodeAt(0) - 55));
@@ -76,7 +78,10 @@ const inputs = [];
 let skipped = 0, unsupported = 0;
 for (const p of allPuzzles()) {
   if (filter && !p.name.includes(filter)) continue;
-  if (p.input.startsWith('/')) { skipped++; continue; }
+  // Other ISS text forms than constraint strings and killer layouts (pencil-mark grids of
+  // 729 characters, sudoku-enum reads them as 27x27 puzzles; jigsaw layouts) are not compared.
+  const compact = p.input.replace(/\s+/g, '');
+  if (p.input.startsWith('/') || /^[.0-9]{729}$/.test(compact)) { skipped++; continue; }
   const types = [...typesOf(p.input)];
   if (!types.every((t) => SUPPORTED.has(t))) { skipped++; continue; }
   const input = p.input.replace(/\s+/g, '');
@@ -84,6 +89,11 @@ for (const p of allPuzzles()) {
   if (o.error) {
     unsupported++;
     rows.push([p.name, 'ours-refused', '', '', '', o.error]);
+    continue;
+  }
+  if (o.timeout) {
+    rows.push([p.name, 'ours-timeout', '', '', `>${timeoutS * 1000}`, types.filter((t) => t !== 'Container').join(',')]);
+    process.stderr.write(`ours-timeout\t\t>${timeoutS}s\t${p.name}\n`);
     continue;
   }
   const i = issCheck(p.input);
@@ -97,13 +107,15 @@ for (const p of allPuzzles()) {
 
 writeFileSync(outPath, ['name\tstatus\tverdict\tiss_ms\tours_ms\ttypes', ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
 writeFileSync(inputsPath, inputs.map((r) => r.join('\t')).join('\n') + '\n');
-const compared = rows.filter((r) => r[1] !== 'ours-refused');
+const compared = rows.filter((r) => r[1] !== 'ours-refused' && r[1] !== 'ours-timeout');
+const timedOut = rows.filter((r) => r[1] === 'ours-timeout');
 const agree = compared.filter((r) => r[1] === 'agree').length;
 const issTotal = compared.reduce((s, r) => s + +r[3], 0);
 const oursTotal = compared.reduce((s, r) => s + +r[4], 0);
 const slower = compared.filter((r) => +r[4] > +r[3]);
 console.log(`puzzles with only supported types: ${compared.length + unsupported} (other ISS puzzles skipped: ${skipped})`);
 console.log(`refused by sudoku-enum: ${unsupported}`);
+console.log(`not finished by sudoku-enum within ${timeoutS} s: ${timedOut.length} (${timedOut.map((r) => r[0]).join('; ')})`);
 console.log(`compared: ${compared.length}; same verdict and solution: ${agree}; differing: ${compared.length - agree}`);
 console.log(`uniqueness checks, total: ISS ${issTotal.toFixed(1)} ms (solve time, warm process), sudoku-enum ${oursTotal.toFixed(1)} ms (whole processes): ${(issTotal / oursTotal).toFixed(2)}x`);
 console.log(`puzzles where sudoku-enum's whole process is slower than ISS's solve: ${slower.length}`);

@@ -222,6 +222,7 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
         shape,
         cells: vec![0; shape.cells()],
         rules: Rules::new(),
+        jigsaw: None,
     };
     for &(at, item) in &items {
         let mut parts: Vec<&str> = item.split('~').map(str::trim).collect();
@@ -235,6 +236,9 @@ struct Builder {
     shape: Shape,
     cells: Vec<u8>,
     rules: Rules,
+    /// The `Jigsaw` layout: extra regions beside the boxes, or replacing them with `NoBoxes`
+    /// (as ISS reads it).
+    jigsaw: Option<Vec<u8>>,
 }
 
 impl Builder {
@@ -342,7 +346,7 @@ impl Builder {
                 if ids.len() != n {
                     return Err(format!("Jigsaw: {} regions, expected {n}", ids.len()));
                 }
-                self.rules.set_regions(regions);
+                self.jigsaw = Some(regions);
             }
             "Diagonal" => push(
                 self,
@@ -578,7 +582,17 @@ impl Builder {
             ))
     }
 
-    fn finish(self) -> Result<Puzzle, String> {
+    fn finish(mut self) -> Result<Puzzle, String> {
+        if let Some(layout) = self.jigsaw.take() {
+            if self.rules.no_boxes() {
+                self.rules.set_regions(layout);
+            } else {
+                for r in 0..self.shape.side() as u8 {
+                    let cells = (0..layout.len()).filter(|&c| layout[c] == r).collect();
+                    self.rules.push(Rule::AllDifferent(cells));
+                }
+            }
+        }
         self.rules.validate(self.shape)?;
         Ok(Puzzle::from_checked(self.shape, self.cells).with_rules(self.rules))
     }
@@ -629,9 +643,10 @@ pub(crate) fn parse_short_killer(line: &[u8]) -> Result<Puzzle, Error> {
             l @ b'a'..=b'j' => u32::from(l - b'a') + 36,
             _ => continue,
         };
+        // A sum of 0 is a cage without a sum (as ISS reads it).
         rules.push(Rule::Cage {
             cells,
-            sum: Some(sum),
+            sum: (sum != 0).then_some(sum),
         });
     }
     rules.validate(Shape::NINE).map_err(|m| (0, m))?;
@@ -666,9 +681,10 @@ pub(crate) fn parse_long_killer(text: &str) -> Result<Puzzle, Error> {
         rules.push(Rule::Diagonal(Diagonal::Anti));
     }
     for (_, (sum, cells)) in cages {
+        // A sum of 0 is a cage without a sum (as ISS reads it).
         rules.push(Rule::Cage {
             cells,
-            sum: Some(sum),
+            sum: (sum != 0).then_some(sum),
         });
     }
     rules.validate(Shape::NINE).map_err(|m| (0, m))?;
@@ -732,6 +748,18 @@ mod tests {
                 sum: 12
             }
         );
+    }
+
+    #[test]
+    fn a_jigsaw_keeps_the_boxes_unless_told() {
+        let layout = "1122112234443334";
+        let p = parse_constraints(&format!(".Shape~4x4.Jigsaw~{layout}"), None).unwrap();
+        let rules = p.rules().unwrap();
+        assert!(rules.regions().is_none());
+        assert_eq!(rules.rules()[0], Rule::AllDifferent(vec![0, 1, 4, 5]));
+        assert_eq!(rules.rules()[3], Rule::AllDifferent(vec![9, 10, 11, 15]));
+        let p = parse_constraints(&format!(".Shape~4x4.NoBoxes.Jigsaw~{layout}"), None).unwrap();
+        assert_eq!(p.rules().unwrap().regions().unwrap()[..4], [0, 0, 1, 1]);
     }
 
     #[test]

@@ -344,6 +344,13 @@ fn irregular_regions_and_no_boxes() {
     let expected: BTreeSet<Vec<u8>> = all.into_iter().filter(|g| rules.check(shape, g)).collect();
     let got: BTreeSet<Vec<u8>> = solutions(&p, &Options::default()).into_iter().collect();
     assert_eq!(got, expected);
+    // The constraint string says `NoBoxes` beside the jigsaw, and reads back the same.
+    let text = rules.to_constraint_string(shape, p.cells()).unwrap();
+    assert_eq!(text, ".Shape~4x4.Jigsaw~1122112234443334.NoBoxes");
+    let back = crate::parse::iss::parse_constraints(&text, None).unwrap();
+    let back = back.rules().unwrap();
+    assert_eq!(back.regions(), rules.regions());
+    assert_eq!(back.rules(), rules.rules());
     let mut none = Rules::new();
     none.set_no_boxes();
     let p = Puzzle::empty(shape).with_rules(none);

@@ -72,9 +72,9 @@ impl Rules {
                 .iter()
                 .map(|&r| char::from_digit(u32::from(r) + 1, 36).unwrap_or('?'))
                 .collect();
-            let _ = write!(s, ".Jigsaw~{layout}");
-        }
-        if self.no_boxes {
+            // ISS keeps the boxes beside a jigsaw unless told otherwise.
+            let _ = write!(s, ".Jigsaw~{layout}.NoBoxes");
+        } else if self.no_boxes {
             s.push_str(".NoBoxes");
         }
         let has_little_killer = self
