@@ -122,7 +122,8 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
     let next = line.get(1 + word_len).copied();
     let word = &line[1..1 + word_len];
     if word.is_empty() {
-        return next == Some(b'~');
+        // `.~R1C1_5` (givens), or an empty item before the next (`..Cage~…`).
+        return next == Some(b'~') || (next == Some(b'.') && is_constraint_string(&line[1..]));
     }
     matches!(next, None | Some(b'.' | b'~' | b' ' | b'\t'))
         && ISS_TYPES
@@ -656,7 +657,9 @@ pub(crate) fn parse_short_killer(line: &[u8]) -> Result<Puzzle, Error> {
 /// Read ISS's long killer layout: `3x3:` then `d` for diagonals (or nothing), `:k:`, and 81
 /// numbers `sum * 256 + cage`, `:`-separated.
 pub(crate) fn parse_long_killer(text: &str) -> Result<Puzzle, Error> {
-    let parts: Vec<&str> = text.trim().split(':').collect();
+    // ISS ends the layout with a ':'; without one is read too.
+    let text = text.trim();
+    let parts: Vec<&str> = text.strip_suffix(':').unwrap_or(text).split(':').collect();
     if parts.len() != 81 + 3 || parts[2] != "k" {
         return Err((
             0,
@@ -699,6 +702,7 @@ mod tests {
     fn constraint_strings_are_told_from_puzzles() {
         assert!(is_constraint_string(b".~R1C1_5"));
         assert!(is_constraint_string(b".AntiKnight.~R1C2_3"));
+        assert!(is_constraint_string(b"..Cage~14~R5C3~R5C4"));
         assert!(is_constraint_string(b".Shape~6x6.Cage~10~R1C1~R1C2"));
         assert!(!is_constraint_string(
             b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -793,6 +797,17 @@ mod tests {
                 cells: (0..9).collect(),
                 sum: Some(45)
             }
+        );
+        let rows: Vec<String> = (0..81).map(|i| (45 * 256 + i / 9).to_string()).collect();
+        let trailing = format!("3x3::k:{}:", rows.join(":"));
+        assert_eq!(
+            parse_long_killer(&trailing)
+                .unwrap()
+                .rules()
+                .unwrap()
+                .rules()
+                .len(),
+            9
         );
         let long = format!(
             "3x3:d:k:{}",
