@@ -137,3 +137,40 @@ fn fpuzzles_files_and_links() {
         "{err}"
     );
 }
+
+/// The puzzles of ISS's collections in `puzzles/variants/iss_collection.txt`: the same verdict
+/// and the same solution as ISS (each puzzle's `# NAME: VERDICT [SOLUTION]` line).
+#[test]
+fn iss_collection_puzzles_agree_with_iss() {
+    let path = crate::util::puzzle_path("variants/iss_collection.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected: Vec<(&str, &str, Option<&str>)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .filter_map(|l| {
+            let (name, rest) = l.rsplit_once(": ")?;
+            let mut words = rest.split(' ');
+            let verdict = words.next()?;
+            ["unique", "multiple", "unsolvable"]
+                .contains(&verdict)
+                .then(|| (name, verdict, words.next()))
+        })
+        .collect();
+    assert!(expected.len() >= 20, "{}", expected.len());
+    let (code, out, err) = run(
+        &["solve", "--json", "-q", "-j", "1", path.to_str().unwrap()],
+        "",
+    );
+    assert!(code <= 1, "{err}");
+    let answers: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), expected.len());
+    for ((name, verdict, solution), a) in expected.iter().zip(&answers) {
+        assert_eq!(a["verdict"], *verdict, "{name}");
+        if let Some(s) = solution {
+            assert_eq!(a["solution"], *s, "{name}");
+        }
+    }
+}
