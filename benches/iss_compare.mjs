@@ -113,7 +113,7 @@ const agree = compared.filter((r) => r[1] === 'agree').length;
 const issTotal = compared.reduce((s, r) => s + +r[3], 0);
 const oursTotal = compared.reduce((s, r) => s + +r[4], 0);
 const slower = compared.filter((r) => +r[4] > +r[3]);
-console.log(`puzzles with only supported types: ${compared.length + unsupported} (other ISS puzzles skipped: ${skipped})`);
+console.log(`puzzles with only supported types: ${rows.length} (other ISS puzzles skipped: ${skipped})`);
 console.log(`refused by sudoku-enum: ${unsupported}`);
 console.log(`not finished by sudoku-enum within ${timeoutS} s: ${timedOut.length} (${timedOut.map((r) => r[0]).join('; ')})`);
 console.log(`compared: ${compared.length}; same verdict and solution: ${agree}; differing: ${compared.length - agree}`);
