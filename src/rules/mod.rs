@@ -21,6 +21,7 @@
 
 mod cells;
 mod houses;
+mod leftovers;
 mod lines;
 mod outside;
 mod pairs;
@@ -727,47 +728,12 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         }
     }
     props.pairs = pair_rules.build();
-    props.sums.extend(leftovers(shape, rules, &out.houses));
+    props
+        .sums
+        .extend(leftovers::in_houses(shape, rules, &out.houses));
+    props.sums.extend(leftovers::innies_outies(shape, rules));
     if !props.is_empty() {
         out.propagators = Some(props);
-    }
-    out
-}
-
-/// The law of leftovers: a house's digits sum to N(N+1)/2, so where cages with sums lie wholly
-/// inside a house (disjoint, taken in order) and leave some of its cells, those cells sum to
-/// the rest, with different digits. Redundant sums that prune earlier.
-fn leftovers(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<sums::Sum> {
-    let n = shape.side();
-    let total = (n * (n + 1) / 2) as u32;
-    let mut out = Vec::new();
-    let mut covered = vec![false; shape.cells()];
-    for house in houses {
-        covered.iter_mut().for_each(|c| *c = false);
-        let mut sum = 0u32;
-        for rule in &rules.rules {
-            if let Rule::Cage {
-                cells,
-                sum: Some(s),
-            } = rule
-            {
-                let inside = cells
-                    .iter()
-                    .all(|&c| house.contains(&(c as u16)) && !covered[c]);
-                if inside {
-                    cells.iter().for_each(|&c| covered[c] = true);
-                    sum += s;
-                }
-            }
-        }
-        let rest: Vec<usize> = house
-            .iter()
-            .map(|&c| usize::from(c))
-            .filter(|&c| !covered[c])
-            .collect();
-        if sum > 0 && !rest.is_empty() && rest.len() < n && sum < total {
-            out.push(sums::Sum::cage(n, &rest, total - sum));
-        }
     }
     out
 }
