@@ -397,3 +397,80 @@ fn estimate_cli_reports_the_count_and_a_prediction() {
     assert_eq!(code, 0);
     assert!(out.contains("counted exactly: 288 solutions"), "{out}");
 }
+
+/// The empty 9×9: 6.67·10²¹ solutions, centuries to count.
+fn empty9() -> String {
+    ".".repeat(81)
+}
+
+#[test]
+fn an_astronomic_count_is_announced_and_still_runs() {
+    let (code, out, err) = run(&["count", "--timeout", "4"], &format!("{}\n", empty9()));
+    // It ran (to the timeout), after saying what it is up against.
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("at least") && out.contains("(timed out)"),
+        "{out}"
+    );
+    let warning = err
+        .lines()
+        .find(|l| l.contains("a long count"))
+        .unwrap_or_else(|| panic!("no warning: {err}"));
+    assert!(
+        warning.starts_with("sudoku-enum: <stdin>:1: a long count: about 6.")
+            && warning.contains("e21 solutions (95% CI ")
+            && warning.contains(" years with ")
+            && warning.contains("counting on"),
+        "{warning}"
+    );
+    // Short counts say nothing of the kind; --quiet silences it.
+    let (_, _, err) = run(&["count"], &format!("{BAND4}\n"));
+    assert!(!err.contains("a long count"), "{err}");
+    let (_, _, err) = run(
+        &["count", "-q", "--timeout", "3"],
+        &format!("{}\n", empty9()),
+    );
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn estimate_predicts_from_a_trial_of_the_real_count() {
+    // A trial that finishes is the count itself.
+    let (code, out, _) = run(&["estimate", "-q", "-s", "2000"], &format!("{BAND4}\n"));
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("; counted exactly: 632016 solutions in "),
+        "{out}"
+    );
+    // One that does not gives its share of the tree and the extrapolated time.
+    let (code, out, err) = run(
+        &[
+            "estimate",
+            "--json",
+            "-q",
+            "-s",
+            "2000",
+            "--calibrate",
+            "0.5",
+        ],
+        &format!("{}\n", empty9()),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let done = v["trial_done"].as_f64().expect("trial_done");
+    assert!(done > 0.0 && done < 1e-3, "{out}");
+    assert!(v["trial_s"].as_f64() >= Some(0.5), "{out}");
+    // Centuries.
+    assert!(v["predicted_s"].as_f64() > Some(1e9), "{out}");
+    assert!(v.get("counted").is_none(), "{out}");
+    let (_, out, _) = run(
+        &["estimate", "-q", "-s", "2000", "--calibrate", "0.5"],
+        &format!("{}\n", empty9()),
+    );
+    assert!(
+        out.contains("years with ")
+            && out.contains(" trial count did ")
+            && out.contains("% of the tree)"),
+        "{out}"
+    );
+}

@@ -13,5 +13,6 @@ mod oracle;
 mod props;
 mod setter;
 mod slurm;
+mod terminal;
 mod usage;
 mod variants;

@@ -79,3 +79,115 @@ fn one_is_singular() {
         "{err}"
     );
 }
+
+/// The subcommands a user sees in `--help`.
+const SUBCOMMANDS: [&str; 10] = [
+    "count",
+    "check",
+    "solve",
+    "dump",
+    "candidates",
+    "split",
+    "merge",
+    "estimate",
+    "completions",
+    "man",
+];
+
+/// The example lines of a `--help` text (after its `Examples` line, up to the first blank).
+fn examples(help: &str) -> Vec<&str> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Examples"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect()
+}
+
+#[test]
+fn every_subcommand_has_its_own_examples_and_they_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut ran = 0;
+    for sub in SUBCOMMANDS {
+        let (code, help, err) = run(&[sub, "--help"], "");
+        assert_eq!(code, 0, "{sub}: {err}");
+        let lines = examples(&help);
+        assert!(
+            lines.len() >= 2,
+            "{sub} --help has no examples of its own:\n{help}"
+        );
+        // Every example line is about this subcommand (not one generic block for all).
+        let own = format!("sudoku-enum {sub}");
+        assert!(
+            lines.iter().filter(|l| l.contains(&own)).count() >= 2,
+            "{sub} --help: its examples do not run {own}:\n{help}"
+        );
+        // The examples that read the repository's own puzzles, without pipes or redirections,
+        // run as written (from the repository's root): no usage error.
+        for line in &lines {
+            let Some(command) = line.trim().strip_prefix("sudoku-enum ") else {
+                continue;
+            };
+            // The comment starts after a run of at least two spaces.
+            let command = command.split("  ").next().unwrap_or_default();
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let files: Vec<&&str> = words.iter().filter(|w| w.ends_with(".txt")).collect();
+            if command.contains(['|', '>', '<', '\\'])
+                || files.is_empty()
+                || !files
+                    .iter()
+                    .all(|f| std::path::Path::new(root).join(f).exists())
+            {
+                continue;
+            }
+            let out = crate::util::cmd()
+                .args(&words)
+                .current_dir(root)
+                .output()
+                .expect("runs");
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "`{line}` (from {sub} --help) exits {code:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 12, "only {ran} examples were run");
+}
+
+#[test]
+fn completions_and_man_page() {
+    for (shell, marker) in [
+        ("bash", "_sudoku__enum()"),
+        ("zsh", "#compdef sudoku-enum"),
+        ("fish", "complete -c sudoku-enum"),
+    ] {
+        let (code, out, err) = run(&["completions", shell], "");
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(marker), "{shell}: {out}");
+        for sub in SUBCOMMANDS {
+            assert!(out.contains(sub), "{shell} completions lack {sub}");
+        }
+        assert!(out.contains("count-by"), "{shell}: no options");
+    }
+    let (code, _, err) = run(&["completions", "tcsh"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'tcsh'"), "{err}");
+
+    let (code, page, err) = run(&["man"], "");
+    assert_eq!(code, 0, "{err}");
+    // One roff prelude (the sections are rendered one by one).
+    assert_eq!(page.matches(".ds Aq").count(), 2, "{page}");
+    assert!(page.contains(".TH sudoku-enum 1"), "{page}");
+    for sub in SUBCOMMANDS {
+        let section = format!(".SH \"SUDOKU-ENUM {}\"", sub.to_uppercase());
+        assert!(page.contains(&section), "the man page has no {section}");
+    }
+    // Examples keep their columns (no-fill), and every .nf is closed.
+    assert_eq!(
+        page.matches("\n.nf\n").count(),
+        page.matches("\n.fi\n").count()
+    );
+    assert!(page.matches(".SS EXAMPLES\n.nf\n").count() >= 9, "{page}");
+}

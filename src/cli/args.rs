@@ -7,15 +7,20 @@ use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{Alphabet, Column, ParseOptions};
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
+/// The overview after `sudoku-enum --help`: one line a subcommand.
 const EXAMPLES: &str = "\
 Examples:
-  sudoku-enum check puzzles/samples/top1465_200.txt verdict per puzzle (unique, multiple, ...)
-  sudoku-enum count --box 2x3 puzzles/empty6x6.txt  exact count (28200960)
-  sudoku-enum count --limit 1000 puzzle.txt        stop at 1000: \"at least 1000\"
-  echo 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........ \\
-      | sudoku-enum solve --format grid             the solution as a boxed board
-  sudoku-enum dump puzzle.txt -n 100000 -o out.txt  first 100000 solutions, one per line
-  sudoku-enum check --json big.txt > verdicts.jsonl
+  sudoku-enum check puzzles/samples/top1465_200.txt  verdict per puzzle (unique, multiple, ...)
+  sudoku-enum count puzzles/empty6x6.txt             exact count (28200960)
+  sudoku-enum solve --format grid puzzles/seed001.txt  the solution as a boxed board
+  sudoku-enum dump -n 100 puzzles/empty4x4.txt       the first 100 solutions, one per line
+  sudoku-enum candidates puzzles/seed000.txt         true candidates of every cell
+  sudoku-enum estimate puzzles/empty6x6.txt          how big is the job?
+  sudoku-enum split --parts 16 p.txt > parts.txt     cut a long count into parts...
+  sudoku-enum merge --parts parts.txt results.jsonl  ...and add their counts up
+  sudoku-enum completions bash > sudoku-enum.bash    shell completions (bash, zsh, fish, ...)
+  sudoku-enum man > sudoku-enum.1                    the manual page
+Each subcommand's --help has examples of its own.
 
 Exit codes:
   0    the answer asked for holds: every puzzle unique (check), solved (solve),
@@ -23,6 +28,73 @@ Exit codes:
   1    it does not: a puzzle is not unique, has no solution, is invalid, or timed out
   2    usage, input (parse) or I/O error
   130  interrupted (Ctrl-C / SIGTERM); the partial result is printed first";
+
+/// The exit codes of count, check, solve and dump.
+macro_rules! batch_exit_codes {
+    () => {
+        "Exit codes: 0 the answer asked for holds; 1 it does not (a puzzle not unique, without a
+solution, invalid, or timed out); 2 usage, input or I/O error; 130 interrupted (the partial
+result is printed first)."
+    };
+}
+
+const COUNT_EXAMPLES: &str = concat!(
+    "\
+Examples:
+  sudoku-enum count puzzles/empty6x6.txt            exact: 28200960 solutions
+  sudoku-enum count puzzles/first_band.txt          7802998272, counted by bands in ms
+  sudoku-enum count --limit 1000 puzzles/empty6x6.txt  stops: \"at least 1000 solutions\"
+  sudoku-enum count --json -q -j 1 parts.txt        JSON Lines, as merge reads them
+  sudoku-enum count --count-by search puzzles/empty4x4.txt  solution by solution
+
+The count of a lone puzzle that turns out long (2 s in, predicted to take a minute or more)
+is announced on stderr with an estimate of its solutions and its predicted time, then goes on.
+
+",
+    batch_exit_codes!(),
+    "\nFor count, 0 means every puzzle has at least one solution."
+);
+
+const CHECK_EXAMPLES: &str = concat!(
+    "\
+Examples:
+  sudoku-enum check puzzles/samples/top1465_200.txt   unique, multiple, unsolvable, invalid
+  sudoku-enum check --json puzzles/seed000.txt         one JSON object per puzzle
+  sudoku-enum check --explain puzzles/seed001.txt      singles levels, nodes, guesses
+  sudoku-enum check --minimal puzzles/seed000.txt      are all the givens needed?
+  sudoku-enum check --timeout 10 hard.txt              \"unknown (timed out)\" after 10 s
+
+",
+    batch_exit_codes!(),
+    "\nFor check, 0 means every puzzle is unique."
+);
+
+const SOLVE_EXAMPLES: &str = concat!(
+    "\
+Examples:
+  sudoku-enum solve puzzles/seed000.txt                the solution on one line
+  sudoku-enum solve --format grid puzzles/seed001.txt  as a boxed board
+  echo 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........ \\
+      | sudoku-enum solve --format rows               from standard input, 9 rows
+  sudoku-enum solve --output-alphabet 0-F puzzles/big16.txt  a 16x16 in hex digits
+
+",
+    batch_exit_codes!(),
+    "\nFor solve, 0 means every puzzle was solved."
+);
+
+const DUMP_EXAMPLES: &str = concat!(
+    "\
+Examples:
+  sudoku-enum dump puzzles/empty4x4.txt                all 288 solutions, one per line
+  sudoku-enum dump -n 100000 -o out.txt puzzles/empty6x6.txt  the first 100000, to a file
+  sudoku-enum dump --ordered -n 10 puzzles/empty6x6.txt  the order one thread finds them in
+  sudoku-enum dump --json -n 5 puzzles/empty4x4.txt    JSON Lines with the source
+
+",
+    batch_exit_codes!(),
+    "\nFor dump, 0 means solutions were written."
+);
 
 const CANDIDATES_EXAMPLES: &str = "\
 Examples:
@@ -33,6 +105,54 @@ Each candidate is decided by a search with it as one more given, stopped at the 
 the solutions of the first search (and of every later one) answer many at once.
 Exit codes: 0 every puzzle has a solution and was decided; 1 one has none, is invalid,
 or timed out; 2 usage, input or I/O error; 130 interrupted.";
+
+const SPLIT_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum split --parts 16 puzzles/empty6x6.txt > parts.txt   about 16 parts
+  sudoku-enum split --depth 2 puzzles/empty6x6.txt > parts.txt    every node 2 decisions down
+  grep -v '^#' parts.txt | parallel -j 2 --pipe -N 1 sudoku-enum count --json -q -j 1 \\
+      > results.jsonl                                  count the parts anywhere
+  sudoku-enum merge --parts parts.txt results.jsonl  the total
+
+The parts file: '#' comment lines (the original puzzle, its id), then one part a line
+(an ordinary puzzle line: every solution belongs to exactly one part).
+Exit codes: 0 parts written; 1 a puzzle is invalid (no parts); 2 usage, input or I/O
+error; 130 interrupted.";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum merge --parts parts.txt results.jsonl      total: N solutions (K parts)
+  cat a.jsonl b.jsonl | sudoku-enum merge --parts parts.txt   results from several runs
+  sudoku-enum merge --json --parts parts.txt results.jsonl    one JSON object
+
+Exit codes: 0 every part has exactly one complete result and the total is printed; 2 a part
+is missing, duplicated or incomplete (limit, timeout, interrupted), a result belongs to no
+part, or a file cannot be read: nothing is added up.";
+
+const ESTIMATE_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum estimate puzzles/empty6x6.txt          count (95% CI), tree size, count time
+  sudoku-enum estimate puzzles/long9x9.txt           counts of seconds: predicted times
+  sudoku-enum estimate --seed 7 -s 100000 p.txt      more probes, another seed
+  sudoku-enum estimate --calibrate 0 p.txt           the count alone, no trial count
+  sudoku-enum estimate --json puzzles/empty6x6.txt   JSON Lines
+
+The count time comes from a trial of the real count (--calibrate SECS, 1 s by default: counting
+by bands where count would, with -j threads), extrapolated from the share of the tree it did;
+a trial that finishes gives the exact count.
+Exit codes: 0 estimated; 1 a puzzle is invalid; 2 usage, input or I/O error; 130
+interrupted.";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum completions bash > ~/.local/share/bash-completion/completions/sudoku-enum
+  sudoku-enum completions zsh > ~/.zfunc/_sudoku-enum     (with fpath+=~/.zfunc in .zshrc)
+  sudoku-enum completions fish > ~/.config/fish/completions/sudoku-enum.fish";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  sudoku-enum man > sudoku-enum.1 && man ./sudoku-enum.1
+  sudoku-enum man | gzip > /usr/local/share/man/man1/sudoku-enum.1.gz";
 
 /// Exact all-solutions enumerator and uniqueness checker for N×N sudoku.
 #[derive(Debug, Parser)]
@@ -47,7 +167,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Count the solutions of each puzzle (exactly, or up to --limit).
-    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
+    #[command(after_help = COUNT_EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Count {
         #[command(flatten)]
         common: Common,
@@ -65,7 +185,7 @@ pub enum Command {
         count_by: CountByArg,
     },
     /// Say whether each puzzle is unique, multiple, unsolvable or invalid.
-    #[command(after_help = EXAMPLES, mut_arg("format", |a| a.hide(true)))]
+    #[command(after_help = CHECK_EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Check {
         #[command(flatten)]
         common: Common,
@@ -78,13 +198,13 @@ pub enum Command {
         minimal: bool,
     },
     /// Print the first solution of each puzzle (and whether it is the only one).
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = SOLVE_EXAMPLES)]
     Solve {
         #[command(flatten)]
         common: Common,
     },
     /// Write the first N solutions (all without -n), one per line, as they are found.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = DUMP_EXAMPLES)]
     Dump {
         #[command(flatten)]
         common: Common,
@@ -115,12 +235,25 @@ pub enum Command {
     },
     /// Cut each puzzle into disjoint parts (one-line sub-puzzles) to count anywhere with
     /// `count --json`; `merge` adds the results up.
+    #[command(after_help = SPLIT_EXAMPLES)]
     Split(SplitArgs),
     /// Add up `count --json` results of the parts written by `split`, refusing when a part is
     /// missing, duplicated or incomplete.
+    #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
     /// Estimate the solution count, tree size and count time by random probes (Knuth 1975).
+    #[command(after_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
+    /// Print a completion script for SHELL to stdout (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, for man) to stdout.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man,
 }
 
 /// Options every subcommand takes.
@@ -233,15 +366,16 @@ pub struct EstimateArgs {
     /// Pieces the top of the tree is expanded into before probing (1: Knuth's plain estimator).
     #[arg(long, value_name = "N", default_value_t = estimate::DEFAULT_STRATA)]
     pub strata: usize,
-    /// Seconds of real counting used to measure the node rate (0: skip the prediction).
-    #[arg(long, value_name = "SECS", default_value_t = 0.2, value_parser = parse_secs0)]
+    /// Seconds of a trial of the real count, whose progress predicts the count time (a trial
+    /// that finishes gives the exact count; 0: no trial, no prediction).
+    #[arg(long, value_name = "SECS", default_value_t = 1.0, value_parser = parse_secs0)]
     pub calibrate: f64,
     /// Box shape RxC; inferred from the puzzle size when absent.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
     #[command(flatten)]
     pub input: InputArgs,
-    /// Worker threads for the probes; the prediction is also given for this many.
+    /// Worker threads for the probes and the trial count (the prediction is for this many).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.

@@ -4,12 +4,13 @@
 //! progress bar.
 
 use super::config::Config;
+use super::estimate::LongCount;
 use super::input::{for_each_input, InputErrors, Record, Records};
-use super::progress::{self, Batch, Ticker};
+use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::{self, Answer, Job, Source, Summary};
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -33,7 +34,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     let stdout = io::stdout();
     let mut printer = Printer {
         cfg,
-        out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        out: io::BufWriter::with_capacity(1 << 16, TermOut::new(stdout.lock())),
         summary: Summary::default(),
         stopped_strict: false,
     };
@@ -41,6 +42,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     // puzzle).
     let options = cfg.options(cfg.limit, None);
     let mut errors = InputErrors::default();
+    let live = io::stdout().is_terminal();
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         let work = Work {
             cfg,
@@ -48,6 +50,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
             name,
             ticker: &ticker,
             batch: &batch,
+            live,
         };
         if cfg.threads <= 1 {
             work.one_by_one(records, &mut printer)
@@ -83,6 +86,8 @@ struct Work<'a> {
     name: &'a str,
     ticker: &'a Ticker,
     batch: &'a Batch,
+    /// Stdout is a terminal: flush after every answer.
+    live: bool,
 }
 
 impl<'a> Work<'a> {
@@ -103,7 +108,8 @@ impl<'a> Work<'a> {
             if printer.print(self.name, &answered)?.is_break() || CANCEL.is_cancelled() {
                 return Ok(ControlFlow::Break(()));
             }
-            if count % CHUNK == 0 {
+            // On a terminal each answer shows as soon as it is found.
+            if count % CHUNK == 0 || self.live {
                 printer.out.flush()?;
             }
         }
@@ -158,8 +164,19 @@ impl<'a> Work<'a> {
         let a = if single {
             let progress = Progress::new();
             ticker.watch(progress.clone());
+            // A count that turns out long is announced (estimated count and time).
+            let long = (cfg.job == Job::Count && cfg.limit.is_none() && !cfg.quiet).then(|| {
+                LongCount::start(
+                    &puzzle,
+                    format!("{}:{line}", self.name),
+                    progress.clone(),
+                    cfg.threads,
+                    cfg.engine,
+                )
+            });
             let options = cfg.options(cfg.limit, Some(progress));
             let a = answer(cfg, source, puzzle, alphabet, &options);
+            drop(long);
             ticker.unwatch();
             a
         } else {
@@ -203,7 +220,7 @@ impl<W: Write> Printer<'_, W> {
                     writeln!(self.out, "{}", report::json_error(&source, &msg))?;
                 }
                 self.out.flush()?;
-                eprintln!("sudoku-enum: {source}: {msg}");
+                note(format_args!("sudoku-enum: {source}: {msg}"));
                 if cfg.strict {
                     self.stopped_strict = true;
                     return Ok(ControlFlow::Break(()));

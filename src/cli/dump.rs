@@ -8,7 +8,7 @@
 use super::batch::exit_code;
 use super::config::Config;
 use super::input::{for_each_input, report_bad, InputErrors, Record};
-use super::progress::{self, Batch, Ticker};
+use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::{CountSummary, Job, Summary};
 use super::status::{exit, Fatal, CANCEL};
 use serde_json::json;
@@ -313,7 +313,10 @@ fn open_destination(
     force: bool,
 ) -> Result<(Destination, Box<dyn Write + Send>), Fatal> {
     let Some(path) = output else {
-        let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, io::stdout()));
+        let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(
+            1 << 16,
+            TermOut::new(io::stdout()),
+        ));
         return Ok((
             Destination {
                 target: None,
@@ -419,7 +422,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
             if !cfg.quiet {
-                eprintln!("{source}: {}", CountSummary(&outcome));
+                note(format_args!("{source}: {}", CountSummary(&outcome)));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
                 return Ok(ControlFlow::Break(()));

@@ -4,20 +4,19 @@
 use super::args::EstimateArgs;
 use super::config::thread_count;
 use super::input::for_each_puzzle;
-use super::progress::Bar;
+use super::progress::{note, Bar, TermOut, Trend};
 use super::report::plural;
 use super::status::{exit_for, Fatal, CANCEL};
-use indicatif::HumanCount;
 use serde_json::{json, Map, Value};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sudoku_enum::estimate::{self, EstimateError, EstimateOptions};
-use sudoku_enum::{count, partition, EngineChoice, Options, Puzzle};
+use sudoku_enum::{count, Cancel, EngineChoice, Options, Progress, Puzzle};
 
 /// Seconds as a short human phrase: `0.42 s`, `3.1 h`, `2.0e9 years`.
-fn human_secs(s: f64) -> String {
+pub fn human_secs(s: f64) -> String {
     const YEAR: f64 = 365.25 * 86400.0;
     if !s.is_finite() {
         "unknown".to_string()
@@ -34,8 +33,21 @@ fn human_secs(s: f64) -> String {
     }
 }
 
+/// A share as a percentage with 2 significant digits: `5.8%`, `0.0031%`, `1.2e-9%`.
+fn share(f: f64) -> String {
+    let p = f * 100.0;
+    if p >= 10.0 {
+        format!("{p:.0}%")
+    } else if p >= 1e-4 {
+        let digits = (1 - p.log10().floor() as i32).max(0) as usize;
+        format!("{p:.digits$}%")
+    } else {
+        format!("{p:.1e}%")
+    }
+}
+
 /// A count in 4 significant digits: `28200960` stays as is below 10^7, else `6.671e21`.
-fn sci(x: f64) -> String {
+pub fn sci(x: f64) -> String {
     if x.abs() < 1e7 {
         format!("{}", x.round())
     } else {
@@ -43,49 +55,71 @@ fn sci(x: f64) -> String {
     }
 }
 
-/// Seconds the engine takes per estimated node ([`sudoku_enum::estimate::Estimate::nodes`]
-/// units, which the engines may count differently), measured by counting for about `secs`:
-/// first the whole puzzle (giving the exact count when that finishes in time), else random
-/// sub-puzzles of known estimated size. `None` when nothing finished in time.
-fn measure_speed(
-    puzzle: &Puzzle,
-    engine: EngineChoice,
-    secs: f64,
-    est_nodes: f64,
-) -> (Option<f64>, Option<u128>) {
+/// What a short trial of the real count says about the whole count.
+pub struct Trial {
+    /// The exact count, when the trial finished.
+    pub counted: Option<u128>,
+    /// Seconds the whole count takes with the trial's threads: measured when the trial
+    /// finished, else extrapolated from the share of the tree it did ([`Trend`]).
+    pub predicted: Option<f64>,
+    /// The share of the tree the trial did.
+    pub done: f64,
+    /// Seconds it ran.
+    pub secs: f64,
+}
+
+/// Count `puzzle` as `count` would (the same engine choice, counting by bands where `count`
+/// would, `threads` workers) for about `secs` seconds, watching the share of the tree done:
+/// the time this takes accounts for everything the real count does (its table of counts below
+/// band boundaries, the orientation it picks, the serial try before the split), which a
+/// tree-size estimate cannot.
+///
+/// The trial goes on past `secs` (up to `4 × secs`) while the search has not yet been split
+/// across the threads after its serial try, or has run less than `secs / 2` since its counters
+/// last started again: the rate before is not the rate of the rest.
+pub fn trial(puzzle: &Puzzle, engine: EngineChoice, threads: usize, secs: f64) -> Trial {
+    let progress = Progress::new();
+    let stop = Cancel::new();
     let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(secs);
-    let count_until = |p: &Puzzle, until: Instant| {
-        let options = Options {
-            deadline: Some(until),
-            cancel: Some(CANCEL.clone()),
-            engine,
-            ..Options::default()
-        };
-        count(p, &options)
+    let options = Options {
+        threads,
+        cancel: Some(stop.clone()),
+        progress: Some(progress.clone()),
+        engine,
+        ..Options::default()
     };
-    let whole = count_until(puzzle, started + Duration::from_secs_f64(secs / 2.0));
-    if whole.complete() {
-        let t = started.elapsed().as_secs_f64();
-        return (Some(t / est_nodes.max(1.0)), Some(whole.solutions));
-    }
-    // Pieces meant to take about a twentieth of the time each at a typical speed.
-    const TYPICAL_NODES_PER_S: f64 = 2e6;
-    let max_nodes = (TYPICAL_NODES_PER_S * secs / 20.0).max(1000.0);
-    let (mut time, mut nodes) = (0.0, 0.0);
-    for seed in 0..1000 {
-        if Instant::now() >= deadline {
-            break;
-        }
-        for (p, size) in partition::timing_samples(puzzle, engine, max_nodes, 1, seed) {
-            let t0 = Instant::now();
-            if count_until(&p, deadline).complete() {
-                time += t0.elapsed().as_secs_f64();
-                nodes += size;
+    // About 50 samples a trial.
+    let step = Duration::from_secs_f64((secs / 50.0).clamp(0.002, 0.1));
+    let mut trend = Trend::default();
+    let outcome = std::thread::scope(|scope| {
+        let counting = scope.spawn(|| count(puzzle, &options));
+        while !counting.is_finished() {
+            std::thread::sleep(step);
+            let t = started.elapsed().as_secs_f64();
+            trend.push(t, progress.fraction_done());
+            let (since, _) = trend.since_reset();
+            let settled = (threads <= 1 || progress.is_split()) && since >= secs / 2.0;
+            if (t >= secs && settled) || t >= 4.0 * secs || CANCEL.is_cancelled() {
+                stop.cancel();
             }
         }
+        counting.join()
+    });
+    let secs = started.elapsed().as_secs_f64();
+    match outcome {
+        Ok(o) if o.complete() => Trial {
+            counted: Some(o.solutions),
+            predicted: Some(secs),
+            done: 1.0,
+            secs,
+        },
+        _ => Trial {
+            counted: None,
+            predicted: trend.total(),
+            done: trend.done(),
+            secs,
+        },
     }
-    ((nodes > 0.0).then(|| time / nodes), None)
 }
 
 /// `sudoku-enum estimate`.
@@ -99,7 +133,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
         engine,
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut failed = false;
     let errors = for_each_puzzle(
         &args.files,
@@ -135,13 +169,10 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     return Ok(());
                 }
             };
-            let (per_node, exact) = if args.calibrate > 0.0 && !est.exact {
-                measure_speed(&puzzle, engine, args.calibrate, est.nodes)
-            } else {
-                (None, None)
-            };
-            let rate = per_node.filter(|&s| s > 0.0).map(|s| 1.0 / s);
-            let predicted = per_node.map(|s| est.nodes * s);
+            let trial = (args.calibrate > 0.0 && !est.exact)
+                .then(|| trial(&puzzle, engine, threads, args.calibrate));
+            let exact = trial.as_ref().and_then(|t| t.counted);
+            let predicted = trial.as_ref().and_then(|t| t.predicted);
             if args.json {
                 let mut m = Map::new();
                 m.insert("source".into(), json!(source));
@@ -162,13 +193,13 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 if let Some(n) = exact {
                     m.insert("counted".into(), json!(n));
                 }
-                if let Some(r) = rate {
-                    m.insert("nodes_per_s".into(), json!(r.round()));
-                }
-                if let Some(p) = predicted {
-                    m.insert("predicted_s".into(), json!(p));
-                    m.insert("predicted_s_threads".into(), json!(p / threads as f64));
+                if let Some(t) = &trial {
+                    if let Some(p) = predicted {
+                        m.insert("predicted_s".into(), json!(p));
+                    }
                     m.insert("threads".into(), json!(threads));
+                    m.insert("trial_s".into(), json!(t.secs));
+                    m.insert("trial_done".into(), json!(t.done));
                 }
                 m.insert("time_ms".into(), json!((probe_secs * 1e6).round() / 1e3));
                 writeln!(out, "{}", Value::Object(m))?;
@@ -185,15 +216,24 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                         sci(est.nodes)
                     )
                 };
-                if let Some(n) = exact {
-                    line += &format!("; counted exactly: {}", plural(n, "solution"));
-                } else if let (Some(p), Some(r)) = (predicted, rate) {
-                    line += &format!(
-                    "; predicted count time {} serial, {} with {threads} threads (at {} nodes/s)",
-                    human_secs(p),
-                    human_secs(p / threads as f64),
-                    HumanCount(r as u64)
-                );
+                match (&trial, exact) {
+                    (Some(t), Some(n)) => {
+                        line += &format!(
+                            "; counted exactly: {} in {}",
+                            plural(n, "solution"),
+                            human_secs(t.secs)
+                        );
+                    }
+                    (Some(t), None) => {
+                        line += &format!(
+                            "; predicted count time {} with {} (a {} trial count did {} of the tree)",
+                            predicted.map_or("unknown".to_string(), human_secs),
+                            plural(threads, "thread"),
+                            human_secs(t.secs),
+                            share(t.done)
+                        );
+                    }
+                    (None, _) => {}
                 }
                 writeln!(out, "{line}")?;
             }
@@ -201,4 +241,103 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
         },
     )?;
     Ok(exit_for(errors > 0, failed))
+}
+
+/// How long a count runs before it is judged (a moment: most counts are done by then).
+const JUDGE_AFTER: Duration = Duration::from_secs(2);
+
+/// A count predicted to take at least this long is announced.
+const LONG_COUNT_SECS: f64 = 60.0;
+
+/// A watch over one long count (`count` of a lone puzzle): after [`JUDGE_AFTER`], a count predicted to take a minute or more (or that has not
+/// measurably progressed) is announced on stderr with a quick estimate of its solutions
+/// (Knuth's probes, a tenth of `estimate`'s) and its predicted time; the count goes on.
+pub struct LongCount {
+    stop: Cancel,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LongCount {
+    /// Start watching `progress`, the counters of the count of `puzzle` (named `source`).
+    pub fn start(
+        puzzle: &Puzzle,
+        source: String,
+        progress: Progress,
+        threads: usize,
+        engine: EngineChoice,
+    ) -> LongCount {
+        let stop = Cancel::new();
+        let (stop2, puzzle) = (stop.clone(), puzzle.clone());
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut trend = Trend::default();
+            while !stop2.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(50));
+                let t = started.elapsed();
+                trend.push(t.as_secs_f64(), progress.fraction_done());
+                // A second since the counters last started again (the rate of a search split
+                // after its serial try is only an approximation before: this judges orders of
+                // magnitude, `estimate` waits for the split).
+                if t >= JUDGE_AFTER && trend.since_reset().0 >= 1.0 {
+                    break;
+                }
+            }
+            if stop2.is_cancelled() {
+                return;
+            }
+            let total = trend.total();
+            if total.is_some_and(|s| s < LONG_COUNT_SECS) {
+                return;
+            }
+            let Some(est) = quick_estimate(&puzzle, engine, &stop2) else {
+                return;
+            };
+            let time = match total {
+                Some(s) => format!("about {} with {}", human_secs(s), plural(threads, "thread")),
+                None => "its time unknown (no measurable share of the tree done yet)".to_string(),
+            };
+            note(format_args!(
+                "sudoku-enum: {source}: a long count: about {} solutions (95% CI {} .. {}), {time}, \
+                 judged after {:.0} s; counting on (Ctrl-C stops it and prints the count so far)",
+                sci(est.solutions),
+                sci(est.ci95.0),
+                sci(est.ci95.1),
+                started.elapsed().as_secs_f64()
+            ));
+        });
+        LongCount {
+            stop,
+            handle: Some(handle),
+        }
+    }
+}
+
+impl Drop for LongCount {
+    fn drop(&mut self) {
+        self.stop.cancel();
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Knuth's estimate with a tenth of `estimate`'s probes, on a thread of its own (the count's
+/// workers are busy); `None` when stopped or invalid.
+fn quick_estimate(
+    puzzle: &Puzzle,
+    engine: EngineChoice,
+    stop: &Cancel,
+) -> Option<estimate::Estimate> {
+    let options = EstimateOptions {
+        samples: estimate::DEFAULT_SAMPLES / 10,
+        seed: 0,
+        strata: estimate::DEFAULT_STRATA / 4,
+        engine,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .ok()?;
+    pool.install(|| estimate::estimate_with(puzzle, &options, None, Some(stop)))
+        .ok()
 }

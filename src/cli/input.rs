@@ -10,6 +10,7 @@ use sudoku_enum::parse::{
 };
 use sudoku_enum::Puzzle;
 
+use super::progress::note;
 use super::status::{Fatal, CANCEL};
 
 /// Name of an input for messages: the path, or `<stdin>`.
@@ -106,7 +107,7 @@ pub fn for_each_input(
         let input = match open_input(&path) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("sudoku-enum: {name}: {e}");
+                note(format_args!("sudoku-enum: {name}: {e}"));
                 errors.io += 1;
                 continue;
             }
@@ -125,10 +126,10 @@ pub fn for_each_input(
             return Ok(());
         }
         if let Some(e) = records.io_error {
-            eprintln!("sudoku-enum: {name}: read error: {e}");
+            note(format_args!("sudoku-enum: {name}: read error: {e}"));
             errors.io += 1;
         } else if !records.seen_any {
-            eprintln!("sudoku-enum: {name}: no puzzle found");
+            note(format_args!("sudoku-enum: {name}: no puzzle found"));
             errors.empty += 1;
         }
     }
@@ -137,7 +138,10 @@ pub fn for_each_input(
 
 /// Report an unreadable record of input `name` on stderr.
 pub fn report_bad(name: &str, e: &ParseError) {
-    eprintln!("sudoku-enum: {name}:{}:{}: {}", e.line, e.column, e.kind);
+    note(format_args!(
+        "sudoku-enum: {name}:{}:{}: {}",
+        e.line, e.column, e.kind
+    ));
 }
 
 /// Every puzzle of the inputs in turn, as `each(source, puzzle)` with `source` = `FILE:LINE`,

@@ -11,12 +11,14 @@
 //! - `report`: answers as text lines or JSON, the summary line; `explain`: `check --explain`;
 //! - `split`, `merge`, `estimate`: a count spread over many machines, and its size; `parts`:
 //!   the parts file that `split` writes and `merge` reads;
+//! - `docs`: `completions SHELL` and `man`, generated from `args`;
 //! - `progress`: the bars on stderr.
 
 pub mod args;
 mod batch;
 mod candidates;
 mod config;
+mod docs;
 mod dump;
 mod estimate;
 mod explain;
@@ -55,7 +57,11 @@ fn pointless(command: &Command) -> Option<(&'static str, String)> {
             }
             ("dump", common)
         }
-        Command::Split(_) | Command::Merge(_) | Command::Estimate(_) => return None,
+        Command::Split(_)
+        | Command::Merge(_)
+        | Command::Estimate(_)
+        | Command::Completions { .. }
+        | Command::Man => return None,
     };
     let format = common.format?;
     let format = match format {
@@ -113,7 +119,7 @@ pub fn run(cli: Cli) -> u8 {
         | Command::Candidates { common, .. } => (Some(common.threads), true),
         Command::Split(args) => (Some(args.threads), false),
         Command::Estimate(args) => (Some(args.threads), false),
-        Command::Merge(_) => (None, false),
+        Command::Merge(_) | Command::Completions { .. } | Command::Man => (None, false),
     };
     if let Some(requested) = threads {
         let n = thread_count(requested);
@@ -166,6 +172,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Split(args) => split::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Estimate(args) => estimate::run(args),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man => docs::man(),
     };
     match result {
         Ok(code) => code,

@@ -1,14 +1,265 @@
-//! Progress bars on stderr. Workers only bump relaxed atomics (a search's [`Progress`] or a [`Batch`]); a
-//! ticker thread copies them into an indicatif bar ten times a second. Nothing is drawn for runs
-//! shorter than about a second, when stderr is not a terminal, or with `--quiet`.
+//! Progress bars on stderr. Workers only bump relaxed atomics (a search's [`Progress`] or a
+//! [`Batch`]); a ticker thread composes one status line from them ten times a second. Nothing
+//! is drawn for runs shorter than about a second, when stderr is not a terminal, or with
+//! `--quiet`.
+//!
+//! The terminal stays readable:
+//! - the line is composed here and handed to indicatif as its only, `{wide_msg}`, element, so
+//!   it is cut to the terminal's width and never wraps (a wrapped bar is what erased result
+//!   lines when it was cleared);
+//! - whatever the run prints while a bar is shown goes through [`suspend`]: results on stdout
+//!   ([`TermOut`]) and messages on stderr ([`note`]) — the bar is erased, the text written and
+//!   the bar drawn again below it, so no line is lost or left behind a bar when stdout and
+//!   stderr are the same terminal;
+//! - a finished bar is erased;
+//! - an ETA is shown only once there is one: a few seconds in and a measurable share done.
+//!
+//! `SUDOKU_ENUM_BAR_DELAY_MS` (for tests) changes the delay before a bar is first drawn.
 
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::fmt;
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use sudoku_enum::Progress;
+
+/// The bar on screen now, if any: what [`suspend`] erases while something else is written.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Run `f` with the bar (if one is shown) erased, then draw the bar again.
+pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
+    let shown = SHOWN.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    match shown {
+        Some(bar) => bar.suspend(f),
+        None => f(),
+    }
+}
+
+/// `eprintln!` that keeps the bar intact: one line on stderr.
+pub fn note(args: fmt::Arguments<'_>) {
+    suspend(|| eprintln!("{args}"));
+}
+
+/// Stdout that erases the bar around each write when stdout is a terminal too (elsewhere the
+/// bar and the output do not meet): put it under the `BufWriter`, so the bar is erased once a
+/// buffer, not once a line.
+pub struct TermOut<W: Write> {
+    out: W,
+    tty: bool,
+}
+
+impl<W: Write> TermOut<W> {
+    /// Wrap `out`, a handle on stdout.
+    pub fn new(out: W) -> TermOut<W> {
+        TermOut {
+            out,
+            tty: io::stdout().is_terminal(),
+        }
+    }
+}
+
+impl<W: Write> Write for TermOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.tty {
+            return self.out.write(buf);
+        }
+        let out = &mut self.out;
+        suspend(|| {
+            out.write_all(buf)?;
+            out.flush()
+        })?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let out = &mut self.out;
+        if self.tty {
+            suspend(|| out.flush())
+        } else {
+            out.flush()
+        }
+    }
+}
+
+/// Whether bars may be drawn at all.
+pub fn enabled(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
+}
+
+/// How long a run goes before its bar is first drawn.
+fn delay() -> Duration {
+    let ms = std::env::var("SUDOKU_ENUM_BAR_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(900);
+    Duration::from_millis(ms)
+}
+
+/// A bar on stderr drawing the lines it is given, cut to the terminal's width; registered in
+/// [`SHOWN`] while it lives.
+struct Line {
+    bar: ProgressBar,
+    frame: usize,
+}
+
+impl Line {
+    fn new() -> Line {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
+        if let Ok(style) = ProgressStyle::with_template("{wide_msg}") {
+            bar.set_style(style);
+        }
+        *SHOWN.lock().unwrap_or_else(PoisonError::into_inner) = Some(bar.clone());
+        Line { bar, frame: 0 }
+    }
+
+    /// Draw `text` after a spinner and the elapsed time.
+    fn show(&mut self, elapsed: Duration, text: &str) {
+        const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        self.frame = (self.frame + 1) % SPINNER.len();
+        self.bar.set_message(format!(
+            "{} [{}] {text}",
+            SPINNER[self.frame],
+            clock(elapsed)
+        ));
+    }
+}
+
+impl Drop for Line {
+    fn drop(&mut self) {
+        *SHOWN.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.bar.finish_and_clear();
+    }
+}
+
+/// `H:MM:SS`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// A `width`-character bar for a fraction.
+fn gauge(fraction: f64, width: usize) -> String {
+    let full = ((fraction.clamp(0.0, 1.0) * width as f64) as usize).min(width);
+    let mut s = String::with_capacity(width + 2);
+    s.push('[');
+    s.extend(std::iter::repeat_n('#', full));
+    s.extend(std::iter::repeat_n('-', width - full));
+    s.push(']');
+    s
+}
+
+/// The time left when `done` (0..1) took `elapsed`, once that is worth showing: a few seconds
+/// in and at least 1% done (before, the rate is mostly start-up and the guess is noise).
+fn eta(elapsed: Duration, done: f64) -> Option<Duration> {
+    if elapsed < Duration::from_secs(3) || !(0.01..1.0).contains(&done) {
+        return None;
+    }
+    let left = elapsed.as_secs_f64() * (1.0 - done) / done;
+    (left < 1e9).then(|| Duration::from_secs_f64(left))
+}
+
+/// " · ETA 0:01:23", or nothing before there is one.
+fn eta_text(elapsed: Duration, done: f64) -> String {
+    eta(elapsed, done).map_or(String::new(), |d| format!(" · ETA {}", clock(d)))
+}
+
+/// A search's ETA from its [`Trend`] (the rate since the middle of its run, its counters
+/// perhaps started again), on the same terms as [`eta`]: 3 s since the counters last started
+/// and 1% done.
+fn trend_eta_text(trend: &Trend) -> String {
+    let (since, _) = trend.since_reset();
+    let done = trend.done();
+    let t = trend.samples.last().map_or(0.0, |s| s.0);
+    match trend.total() {
+        Some(total) if since >= 3.0 && (0.01..1.0).contains(&done) && total - t < 1e9 => {
+            format!(
+                " · ETA {}",
+                clock(Duration::from_secs_f64((total - t).max(0.0)))
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// A search's share of the tree done over time, for predicting when it ends.
+///
+/// The rate is taken over the later half of the samples, not from the start: counting by bands
+/// remembers the counts below band boundaries, so a count speeds up as its table fills and the
+/// average rate since the start overstates the time left. A search that starts again (a
+/// parallel search after its serial try, counting by bands after the plain attempt) resets its
+/// counters; the samples before are dropped. (Checked on puzzles that count in 2 to 25 s on
+/// two threads: see the README, `estimate`.)
+#[derive(Debug, Default)]
+pub struct Trend {
+    /// (seconds since the search started, share done), in time order, since the last reset.
+    samples: Vec<(f64, f64)>,
+    /// When the search last started again (0: never).
+    base: f64,
+    /// How many times it started again.
+    resets: u32,
+}
+
+impl Trend {
+    /// Record the share `done` at `secs`.
+    pub fn push(&mut self, secs: f64, done: f64) {
+        if let Some(&(t, f)) = self.samples.last() {
+            if done < f {
+                self.samples.clear();
+                self.base = t;
+                self.resets += 1;
+            }
+        }
+        // Thinned to at most 512 samples (every other one dropped), so a run of days stays
+        // small; the later half keeps enough.
+        if self.samples.len() >= 1024 {
+            let mut i = 0;
+            self.samples.retain(|_| {
+                i += 1;
+                i % 2 == 0
+            });
+        }
+        self.samples.push((secs, done));
+    }
+
+    /// The predicted total seconds of the search, or `None` before anything is done.
+    pub fn total(&self) -> Option<f64> {
+        let &(t, f) = self.samples.last()?;
+        if f >= 1.0 {
+            return Some(t);
+        }
+        if f <= 0.0 {
+            return None;
+        }
+        // The sample nearest half the time since the start (or the reset), and the rate since.
+        let half = (self.base + t) / 2.0;
+        let (t0, f0) = self
+            .samples
+            .iter()
+            .rev()
+            .find(|s| s.0 <= half)
+            .copied()
+            .unwrap_or((self.base, 0.0));
+        let total = if f > f0 && t > t0 {
+            t + (1.0 - f) * (t - t0) / (f - f0)
+        } else {
+            self.base + (t - self.base) / f
+        };
+        total.is_finite().then_some(total)
+    }
+
+    /// The share done at the last sample (since the last reset).
+    pub fn done(&self) -> f64 {
+        self.samples.last().map_or(0.0, |s| s.1)
+    }
+
+    /// Seconds since the last reset (or the start), and how many resets there were.
+    pub fn since_reset(&self) -> (f64, u32) {
+        let t = self.samples.last().map_or(0.0, |s| s.0);
+        (t - self.base, self.resets)
+    }
+}
 
 /// Counters of a batch run, bumped once per puzzle.
 #[derive(Debug, Default)]
@@ -19,23 +270,21 @@ pub struct Batch {
     pub solutions: AtomicU64,
 }
 
+/// The search the ticker follows in detail, and when it started.
+type Watched = Option<(Progress, Instant)>;
+
 /// What the ticker shows: a batch, or one long search (with the tree fraction and ETA).
 pub struct Ticker {
     stop: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
-    current: Arc<Mutex<Option<Progress>>>,
-}
-
-/// Whether bars may be drawn at all.
-pub fn enabled(quiet: bool) -> bool {
-    !quiet && std::io::stderr().is_terminal()
+    current: Arc<Mutex<Watched>>,
 }
 
 impl Ticker {
     /// Start a ticker (a no-op when `enabled` is false). `what` names the unit ("solutions").
     pub fn start(enabled: bool, batch: Arc<Batch>, what: &'static str) -> Ticker {
         let stop = Arc::new(AtomicBool::new(false));
-        let current: Arc<Mutex<Option<Progress>>> = Arc::new(Mutex::new(None));
+        let current: Arc<Mutex<Watched>> = Arc::new(Mutex::new(None));
         if !enabled {
             return Ticker {
                 stop,
@@ -44,7 +293,7 @@ impl Ticker {
             };
         }
         let (stop2, current2) = (Arc::clone(&stop), Arc::clone(&current));
-        let handle = std::thread::spawn(move || tick(stop2, current2, batch, what));
+        let handle = std::thread::spawn(move || tick(&stop2, &current2, &batch, what));
         Ticker {
             stop,
             handle: Some(handle),
@@ -59,12 +308,13 @@ impl Ticker {
 
     /// Follow one search in detail (fraction of the tree, ETA) until [`Ticker::unwatch`].
     pub fn watch(&self, progress: Progress) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress);
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((progress, Instant::now()));
     }
 
     /// Go back to batch counters.
     pub fn unwatch(&self) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// Stop and erase the bar.
@@ -86,46 +336,26 @@ impl Drop for Ticker {
     }
 }
 
-fn tick(
-    stop: Arc<AtomicBool>,
-    current: Arc<Mutex<Option<Progress>>>,
-    batch: Arc<Batch>,
-    what: &'static str,
-) {
+fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) {
     let started = Instant::now();
-    let mut bar: Option<ProgressBar> = None;
-    let mut mode_tree = None::<bool>;
+    let delay = delay();
+    let mut line: Option<Line> = None;
     let mut last = (Instant::now(), 0u64);
     let mut rate = 0.0f64;
+    // The watched search's trend, by when its watch began.
+    let mut trend: Option<(Instant, Trend)> = None;
     while !stop.load(Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
-        if started.elapsed() < Duration::from_millis(900) {
+        if started.elapsed() < delay || stop.load(Relaxed) {
             continue;
         }
-        let watched = current.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let tree = watched.is_some();
-        let b = bar.get_or_insert_with(|| {
-            let b =
-                ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(10));
-            b.enable_steady_tick(Duration::from_millis(200));
-            b
-        });
-        if mode_tree != Some(tree) {
-            mode_tree = Some(tree);
-            let style = if tree {
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% tree, ETA {eta}  {msg}",
-                )
-            } else {
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-            };
-            if let Ok(style) = style {
-                b.set_style(style);
-            }
-        }
+        let watched = current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         let now = Instant::now();
-        match watched {
-            Some(progress) => {
+        let text = match watched {
+            Some((progress, since)) => {
                 let sols = progress.solutions();
                 let dt = now.duration_since(last.0).as_secs_f64();
                 if dt >= 0.5 {
@@ -133,29 +363,38 @@ fn tick(
                     rate = if rate == 0.0 { r } else { 0.7 * rate + 0.3 * r };
                     last = (now, sols);
                 }
-                b.set_position((progress.fraction_done() * 1000.0) as u64);
-                b.set_message(format!(
-                    "{} {what}, {}/s, {} nodes",
+                let done = progress.fraction_done();
+                if trend.as_ref().is_none_or(|(s, _)| *s != since) {
+                    trend = Some((since, Trend::default()));
+                }
+                let eta = trend.as_mut().map_or(String::new(), |(_, t)| {
+                    t.push(since.elapsed().as_secs_f64(), done);
+                    trend_eta_text(t)
+                });
+                format!(
+                    "{} {:>3}% of the tree{eta} · {} {what}, {}/s, {} nodes",
+                    gauge(done, 20),
+                    (done * 100.0) as u32,
                     HumanCount(sols),
                     HumanCount(rate as u64),
                     HumanCount(progress.nodes())
-                ));
+                )
             }
             None => {
                 let p = batch.puzzles.load(Relaxed);
                 let secs = started.elapsed().as_secs_f64();
-                b.set_message(format!(
-                    "{} puzzles ({}/s), {} {what}",
+                format!(
+                    "{} puzzles ({}/s) · {} {what}",
                     HumanCount(p),
                     HumanCount((p as f64 / secs) as u64),
                     HumanCount(batch.solutions.load(Relaxed))
-                ));
+                )
             }
-        }
+        };
+        line.get_or_insert_with(Line::new)
+            .show(started.elapsed(), &text);
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    // Dropping the line erases it.
 }
 
 /// A progress bar for a counter, drawn only after about a second, only on a terminal.
@@ -174,31 +413,33 @@ impl Bar {
         let stop2 = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
             let started = Instant::now();
-            let mut bar: Option<ProgressBar> = None;
+            let delay = delay();
+            let mut line: Option<Line> = None;
             while !stop2.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
-                if started.elapsed() < Duration::from_millis(900) {
+                if started.elapsed() < delay || stop2.load(Relaxed) {
                     continue;
                 }
-                let b = bar.get_or_insert_with(|| {
-                    let b =
-                        ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr_with_hz(10));
-                    let template = if len.is_some() {
-                        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (ETA {eta})"
-                    } else {
-                        "{spinner} [{elapsed_precise}] {human_pos} {msg}"
-                    };
-                    if let Ok(style) = ProgressStyle::with_template(template) {
-                        b.set_style(style);
+                let pos = counter.load(Relaxed);
+                let text = match len {
+                    Some(len) => {
+                        let done = if len == 0 {
+                            1.0
+                        } else {
+                            pos as f64 / len as f64
+                        };
+                        format!(
+                            "{} {}/{} {message}{}",
+                            gauge(done, 20),
+                            HumanCount(pos),
+                            HumanCount(len),
+                            eta_text(started.elapsed(), done)
+                        )
                     }
-                    b.set_message(message.clone());
-                    b.enable_steady_tick(Duration::from_millis(200));
-                    b
-                });
-                b.set_position(counter.load(Relaxed));
-            }
-            if let Some(b) = bar {
-                b.finish_and_clear();
+                    None => format!("{} {message}", HumanCount(pos)),
+                };
+                line.get_or_insert_with(Line::new)
+                    .show(started.elapsed(), &text);
             }
         });
         Bar {
@@ -214,5 +455,69 @@ impl Drop for Bar {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_eta_before_there_is_one() {
+        assert_eq!(eta(Duration::from_secs(1), 0.5), None);
+        assert_eq!(eta(Duration::from_secs(10), 0.001), None);
+        assert_eq!(eta(Duration::from_secs(10), 1.0), None);
+        assert_eq!(
+            eta(Duration::from_secs(10), 0.5),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(eta_text(Duration::from_secs(30), 0.25), " · ETA 0:01:30");
+    }
+
+    #[test]
+    fn trend_takes_the_later_rate() {
+        let mut t = Trend::default();
+        assert_eq!(t.total(), None);
+        t.push(0.5, 0.0);
+        assert_eq!(t.total(), None);
+        // 10% in the first second, then 20% a second: 1 + 0.9/0.2 s.
+        for (secs, done) in [(1.0, 0.1), (1.5, 0.2), (2.0, 0.3)] {
+            t.push(secs, done);
+        }
+        let total = t.total().expect("a prediction");
+        assert!((total - 5.5).abs() < 1e-9, "{total}");
+        // A reset: the samples before are dropped; 10% a second since.
+        t.push(2.5, 0.05);
+        t.push(3.0, 0.1);
+        t.push(3.5, 0.15);
+        assert_eq!(t.since_reset(), (1.5, 1));
+        let total = t.total().expect("a prediction");
+        assert!((total - 12.0).abs() < 1e-9, "{total}");
+        t.push(4.0, 1.0);
+        assert_eq!(t.total(), Some(4.0));
+        for i in 0..5000 {
+            t.push(3.0 + f64::from(i), 0.5);
+        }
+        assert!(t.samples.len() <= 1024);
+    }
+
+    #[test]
+    fn the_tree_eta_waits_and_follows_the_later_rate() {
+        let mut t = Trend::default();
+        t.push(1.0, 0.05);
+        t.push(2.0, 0.10);
+        assert_eq!(trend_eta_text(&t), "", "before 3 s");
+        // 5% a second, then 10% a second: 0.6 left at 10%/s.
+        t.push(3.0, 0.20);
+        t.push(4.0, 0.30);
+        t.push(5.0, 0.40);
+        assert_eq!(trend_eta_text(&t), " · ETA 0:00:06");
+    }
+
+    #[test]
+    fn gauge_and_clock() {
+        assert_eq!(gauge(0.5, 4), "[##--]");
+        assert_eq!(gauge(2.0, 2), "[##]");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
     }
 }

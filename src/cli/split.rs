@@ -4,7 +4,7 @@
 use super::args::SplitArgs;
 use super::input::for_each_puzzle;
 use super::parts::{self, puzzle_id};
-use super::progress::Bar;
+use super::progress::{note, Bar, TermOut};
 use super::status::{exit_for, Fatal};
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -27,7 +27,7 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
         "nodes expanded".to_string(),
     );
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut failed = false;
     let errors = for_each_puzzle(
@@ -36,7 +36,9 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
         |source, puzzle| {
             let id = puzzle_id(&puzzle);
             if let Some(first) = seen.get(&id) {
-                eprintln!("sudoku-enum: {source}: the same puzzle as {first}; its parts are there");
+                note(format_args!(
+                    "sudoku-enum: {source}: the same puzzle as {first}; its parts are there"
+                ));
                 return Ok(());
             }
             seen.insert(id.clone(), source.clone());
@@ -47,7 +49,9 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
             match cut {
                 Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
                 Err(c) => {
-                    eprintln!("sudoku-enum: {source}: invalid: {c}; no parts");
+                    note(format_args!(
+                        "sudoku-enum: {source}: invalid: {c}; no parts"
+                    ));
                     failed = true;
                 }
             }

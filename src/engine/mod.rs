@@ -17,6 +17,7 @@ pub(crate) mod bands;
 pub(crate) mod big;
 pub(crate) mod generic;
 pub(crate) mod nine;
+pub(crate) mod pages;
 pub(crate) mod select;
 
 pub use select::EngineChoice;

@@ -18,7 +18,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The characters that stand for digits (see the [module docs](self)).
+/// The characters that stand for digits on boards above 9×9 (`--alphabet`). Without one, a
+/// board is read in [`Alphabet::Standard`] unless its characters say otherwise: no digit `1`-`9`
+/// and a letter beyond the standard range make it [`Alphabet::Letters`]; a `0` without the
+/// board's top standard digit is an error that asks for an alphabet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Alphabet {
     /// `1-9A-Z` (then `a-z@$%`); `.`, `0`, `_`, `*` empty.

@@ -11,7 +11,7 @@
 //!   regions and cages of N cells): naked and hidden singles see them as they see rows;
 //! - **different pairs**: two cells that may not hold the same digit (anti-knight, anti-king,
 //!   smaller cages and extra regions, renban lines): they join each cell's peers;
-//! - **propagators** over the candidate masks ([`Propagators`]): binary relations on pairs of
+//! - **propagators** over the candidate masks (`Propagators`): binary relations on pairs of
 //!   cells (kropki, XV, thermometers, whispers, palindromes, non-consecutive and the negative
 //!   rules; `pairs`), sums (cages, little killers, arrows; `sums`), lines (renban, between;
 //!   `lines`), sandwich sums (`outside`) and quadruples and cell sets (`cells`).

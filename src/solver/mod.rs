@@ -365,6 +365,7 @@ fn run_engine<E: Engine, S: Sink + Send>(
         return tried;
     }
     shared.reset();
+    shared.mark_split();
     // Many more pieces than workers: balance comes from the number of pieces, not from guessing
     // their size. Fewer for big boards, whose states are large.
     let per_worker = if shape.cells() <= 144 { 256 } else { 32 };

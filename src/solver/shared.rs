@@ -79,6 +79,8 @@ struct Counters {
     solutions: AtomicU64,
     /// The finished share of the tree, fixed point ([`DONE_SCALE`]).
     done: AtomicU64,
+    /// The search was split across threads (see [`Progress::is_split`]).
+    split: AtomicBool,
 }
 
 impl Progress {
@@ -101,6 +103,13 @@ impl Progress {
     /// 1/branching along its path: Knuth's measure).
     pub fn fraction_done(&self) -> f64 {
         self.0.fraction_done()
+    }
+
+    /// Whether the search was split across threads after its serial try (which it then
+    /// threw away: the counters started again from zero). A search on one thread, or one that
+    /// ends within its serial try, is never split.
+    pub fn is_split(&self) -> bool {
+        self.0.split.load(Relaxed)
     }
 }
 
@@ -172,6 +181,13 @@ impl<'a> Shared<'a> {
         c.solutions.store(0, Relaxed);
         c.done.store(0, Relaxed);
         self.stop.store(0, Relaxed);
+    }
+
+    /// Record that the search is split across threads from here on (after a [`reset`]).
+    ///
+    /// [`reset`]: Shared::reset
+    pub fn mark_split(&self) {
+        self.counters().split.store(true, Relaxed);
     }
 
     /// The solution limit.

@@ -11,6 +11,8 @@
 //! Places are carried as bytes (digit `d` in byte `d` of a `u128`, so boards up to 16×16):
 //! a stack's part of them is added to the others' without carries.
 
+use crate::engine::pages::{self, Slab};
+
 /// The key layout for one plan's shape and givens.
 #[derive(Debug, Clone)]
 pub(super) struct Places {
@@ -168,7 +170,7 @@ const TAKEN: u64 = 1 << 63;
 /// [`Cache::shape`]). Starts small, doubles keeping its entries when as many entries were
 /// put as it has slots, up to its size limit; then new entries replace old ones.
 pub(super) struct Cache {
-    lines: Box<[Line]>,
+    lines: Slab<Line>,
     mask: usize,
     put: usize,
     max_lines: usize,
@@ -179,9 +181,9 @@ impl Cache {
     /// A table of at most about `bytes` bytes, for the shape tagged `shape`.
     pub(super) fn new(shape: u64, bytes: usize) -> Cache {
         let max_lines = (bytes / 64).max(1).next_power_of_two();
-        let n = (1 << 11).min(max_lines);
+        let n = pages::first_len(std::mem::size_of::<Line>(), 1 << 11, max_lines);
         Cache {
-            lines: vec![Line::default(); n].into_boxed_slice(),
+            lines: Slab::filled(n, Line::default()),
             mask: n - 1,
             put: 0,
             max_lines,
@@ -243,7 +245,7 @@ impl Cache {
     #[cold]
     fn grow(&mut self) {
         let n = 2 * (self.mask + 1);
-        let old = std::mem::replace(&mut self.lines, vec![Line::default(); n].into_boxed_slice());
+        let old = std::mem::replace(&mut self.lines, Slab::filled(n, Line::default()));
         self.mask = n - 1;
         self.put = 0;
         for s in old.iter().flat_map(|l| l.0.iter()) {

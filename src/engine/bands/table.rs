@@ -5,16 +5,18 @@
 //! Slots are plain `u64` words. Each key may sit in one of two neighbouring slots; a new entry
 //! takes a free or stale one, else the first. The full key is stored and compared: a hit is
 //! exact. Entries of earlier puzzles are stale once the tag changes, so nothing needs clearing
-//! between puzzles. The table starts small (a small count touches little memory: the first
-//! touch of a page costs more than a lookup) and doubles, keeping its entries, each time it has
-//! taken as many entries as three quarters of its slots, up to its size limit; from then on new entries replace old
-//! ones.
+//! between puzzles. The table starts at one huge page (see [`crate::engine::pages`]; elsewhere
+//! small, as the first touch of a 4 KiB page costs more than many lookups) and doubles, keeping
+//! its entries, each time it has taken as many entries as three quarters of its slots, up to
+//! its size limit; from then on new entries replace old ones.
 
 /// The table: slots of `1 + words + 2` words each (tag, key, count as two halves).
+use crate::engine::pages::{self, Slab};
+
 pub(crate) struct Table {
     words: usize,
     mask: usize,
-    slots: Box<[u64]>,
+    slots: Slab<u64>,
     /// Entries put since the last growth (replacements included).
     taken: usize,
     /// The most slots it may grow to.
@@ -29,7 +31,7 @@ impl Table {
     pub(crate) fn new(words: usize, bytes: usize) -> Table {
         let stride = words + 3;
         let max_slots = prev_power_of_two((bytes / (8 * stride)).max(2));
-        let n = FIRST_SLOTS.min(max_slots);
+        let n = pages::first_len(8 * stride, FIRST_SLOTS, max_slots);
         Table {
             words,
             mask: n - 1,
@@ -115,13 +117,10 @@ impl Table {
     }
 }
 
-/// `len` zero words, written out: a table is read before it is written, and fresh zero pages
-/// mapped for a read take a second fault at the first write.
-#[allow(clippy::slow_vector_initialization)] // `vec![0; len]` maps the pages lazily: the point
-fn zeroed(len: usize) -> Box<[u64]> {
-    let mut v = Vec::with_capacity(len);
-    v.resize(len, 0);
-    v.into_boxed_slice()
+/// `len` zero words, written out (on huge pages where advised): a table is read before it is
+/// written, and fresh zero pages mapped for a read take a second fault at the first write.
+fn zeroed(len: usize) -> Slab<u64> {
+    Slab::filled(len, 0)
 }
 
 fn prev_power_of_two(x: usize) -> usize {
