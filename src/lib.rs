@@ -40,6 +40,7 @@ pub mod format;
 pub mod parse;
 pub mod partition;
 mod puzzle;
+pub mod rules;
 pub mod setter;
 mod shape;
 mod sink;
@@ -49,6 +50,7 @@ pub use candidates::{candidates, Candidates};
 pub use engine::EngineChoice;
 pub use parse::{parse_one, ParseError, ParseOptions, Reader};
 pub use puzzle::{Conflict, Puzzle, PuzzleError};
+pub use rules::{Rule, Rules};
 pub use shape::{Shape, ShapeError, MAX_SIDE};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
 pub use solver::{

@@ -11,7 +11,6 @@ use crate::engine::select::with_engine;
 use crate::engine::{Engine, EngineChoice, Expansion};
 use crate::estimate::{probe, Moments, SplitMix64};
 use crate::puzzle::{Conflict, Puzzle};
-use crate::shape::Shape;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -74,10 +73,9 @@ fn cut(
     if let Some(c) = puzzle.conflict() {
         return Err(c);
     }
-    let shape = puzzle.shape();
     let parts = with_engine!(puzzle, engine, |root| match how {
-        Cut::Parts(k) => split_engine(&root, shape, k, progress),
-        Cut::Depth(d) => depth_engine(&root, shape, d, progress),
+        Cut::Parts(k) => split_engine(&root, puzzle, k, progress),
+        Cut::Depth(d) => depth_engine(&root, puzzle, d, progress),
     });
     Ok(parts.unwrap_or_default())
 }
@@ -96,16 +94,15 @@ pub fn timing_samples(
     if puzzle.conflict().is_some() {
         return Vec::new();
     }
-    let shape = puzzle.shape();
     with_engine!(puzzle, engine, |r| timing_engine(
-        &r, shape, max_nodes, count, seed
+        &r, puzzle, max_nodes, count, seed
     ))
     .unwrap_or_default()
 }
 
 fn timing_engine<E: Engine>(
     root: &E,
-    shape: Shape,
+    puzzle: &Puzzle,
     max_nodes: f64,
     count: usize,
     seed: u64,
@@ -122,7 +119,7 @@ fn timing_engine<E: Engine>(
         loop {
             let size = work_of(&state, rng.next_u64()).unwrap_or(1.0);
             if size <= max_nodes {
-                out.push((part_of(&state, shape, 0.0).puzzle, size));
+                out.push((part_of(&state, puzzle, 0.0).puzzle, size));
                 break;
             }
             kids.clear();
@@ -136,10 +133,10 @@ fn timing_engine<E: Engine>(
     out
 }
 
-fn part_of<E: Engine>(state: &E, shape: Shape, work: f64) -> Part {
+fn part_of<E: Engine>(state: &E, puzzle: &Puzzle, work: f64) -> Part {
     Part {
-        // The engine's values are in 0..=N by construction.
-        puzzle: Puzzle::new(shape, state.values()).unwrap_or_else(|_| Puzzle::empty(shape)),
+        // The engine's values are in 0..=N by construction; the part keeps the rules.
+        puzzle: puzzle.with_values(state.values()),
         work,
     }
 }
@@ -160,7 +157,7 @@ fn work_of<E: Engine>(state: &E, salt: u64) -> Option<f64> {
 
 fn split_engine<E: Engine>(
     root: &E,
-    shape: Shape,
+    puzzle: &Puzzle,
     parts: usize,
     progress: Option<&AtomicU64>,
 ) -> Vec<Part> {
@@ -213,13 +210,13 @@ fn split_engine<E: Engine>(
     }
     frontier
         .iter()
-        .map(|n| part_of(&n.state, shape, n.work.unwrap_or(1.0) / total))
+        .map(|n| part_of(&n.state, puzzle, n.work.unwrap_or(1.0) / total))
         .collect()
 }
 
 fn depth_engine<E: Engine>(
     root: &E,
-    shape: Shape,
+    puzzle: &Puzzle,
     depth: usize,
     progress: Option<&AtomicU64>,
 ) -> Vec<Part> {
@@ -243,13 +240,14 @@ fn depth_engine<E: Engine>(
         }
         level = next;
     }
-    done.extend(level.iter().map(|(s, w)| part_of(s, shape, *w)));
+    done.extend(level.iter().map(|(s, w)| part_of(s, puzzle, *w)));
     done
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::Shape;
 
     #[test]
     fn split_parts_partition_the_count() {

@@ -1,7 +1,9 @@
 //! Puzzle values: a [`Shape`] plus its givens, and the checks on them.
 
+use crate::rules::Rules;
 use crate::shape::Shape;
 use std::fmt;
+use std::sync::Arc;
 
 /// Two givens that share a digit in one house: the puzzle is *invalid* (not merely unsolvable).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,11 +23,13 @@ pub struct Conflict {
     pub second_cell: usize,
 }
 
-/// A puzzle: its shape and one value per cell, 0 for empty, 1..=N for a given.
+/// A puzzle: its shape and one value per cell, 0 for empty, 1..=N for a given; and the variant
+/// rules, if any ([`Rules`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Puzzle {
     shape: Shape,
     cells: Vec<u8>,
+    rules: Option<Arc<Rules>>,
 }
 
 /// Errors building a [`Puzzle`] from raw values.
@@ -76,7 +80,11 @@ impl Puzzle {
                 side,
             });
         }
-        Ok(Puzzle { shape, cells })
+        Ok(Puzzle {
+            shape,
+            cells,
+            rules: None,
+        })
     }
 
     /// A puzzle from values the caller has already checked (N² of them, none above N): the
@@ -84,7 +92,11 @@ impl Puzzle {
     pub(crate) fn from_checked(shape: Shape, cells: Vec<u8>) -> Puzzle {
         debug_assert_eq!(cells.len(), shape.cells());
         debug_assert!(cells.iter().all(|&v| usize::from(v) <= shape.side()));
-        Puzzle { shape, cells }
+        Puzzle {
+            shape,
+            cells,
+            rules: None,
+        }
     }
 
     /// The empty puzzle of a shape.
@@ -92,7 +104,31 @@ impl Puzzle {
         Puzzle {
             shape,
             cells: vec![0; shape.cells()],
+            rules: None,
         }
+    }
+
+    /// This puzzle with variant rules (none when `rules` is empty). The rules must fit the
+    /// shape ([`Rules::validate`]; the parsers check it).
+    pub fn with_rules(mut self, rules: Rules) -> Puzzle {
+        debug_assert!(rules.validate(self.shape).is_ok());
+        self.rules = (!rules.is_empty()).then(|| Arc::new(rules));
+        self
+    }
+
+    /// This puzzle's shape and rules with other givens (N² values, none above N: an engine's
+    /// values).
+    pub(crate) fn with_values(&self, cells: Vec<u8>) -> Puzzle {
+        Puzzle {
+            rules: self.rules.clone(),
+            ..Puzzle::from_checked(self.shape, cells)
+        }
+    }
+
+    /// The variant rules, if any.
+    #[inline]
+    pub fn rules(&self) -> Option<&Rules> {
+        self.rules.as_deref()
     }
 
     /// The board's shape.
@@ -122,7 +158,9 @@ impl Puzzle {
     /// allocation: this runs for every puzzle of a batch.
     pub fn has_conflict(&self) -> bool {
         let shape = self.shape;
-        if shape == Shape::NINE {
+        if self.rules.is_some() {
+            self.conflict().is_some()
+        } else if shape == Shape::NINE {
             nine_clash(&self.cells)
         } else {
             givens_clash(&self.cells, shape.box_rows(), shape.box_cols())
@@ -131,11 +169,18 @@ impl Puzzle {
 
     /// The first pair of clashing givens, scanning rows, then columns, then boxes.
     pub fn conflict(&self) -> Option<Conflict> {
-        if !self.has_conflict() {
-            return None;
-        }
         let shape = self.shape;
-        for (h, house) in shape.houses().iter().enumerate() {
+        let houses: Vec<(String, Vec<usize>)> = match &self.rules {
+            Some(rules) => rules.conflict_groups(shape),
+            None if !self.has_conflict() => return None,
+            None => shape
+                .houses()
+                .into_iter()
+                .enumerate()
+                .map(|(h, cells)| (shape.house_name(h), cells))
+                .collect(),
+        };
+        for (name, house) in &houses {
             let mut seen = vec![usize::MAX; shape.side() + 1];
             for &cell in house {
                 let v = self.cells[cell] as usize;
@@ -146,7 +191,7 @@ impl Puzzle {
                     let first = seen[v];
                     return Some(Conflict {
                         digit: digit_char(shape, v as u8).to_string(),
-                        house: shape.house_name(h),
+                        house: name.clone(),
                         first: shape.cell_name(first),
                         second: shape.cell_name(cell),
                         first_cell: first,
@@ -159,9 +204,13 @@ impl Puzzle {
         None
     }
 
-    /// True when every cell is filled and no house repeats a digit.
+    /// True when every cell is filled, no house repeats a digit and every rule holds.
     pub fn is_solved_grid(&self) -> bool {
-        self.cells.iter().all(|&v| v != 0) && self.conflict().is_none()
+        self.cells.iter().all(|&v| v != 0)
+            && match &self.rules {
+                Some(rules) => rules.check(self.shape, &self.cells),
+                None => self.conflict().is_none(),
+            }
     }
 
     /// True when `solution` is a complete valid grid of this shape that keeps every given.
@@ -176,6 +225,10 @@ impl Puzzle {
             .all(|(&g, &s)| g == 0 || g == s);
         keeps
             && Puzzle::new(self.shape, solution.to_vec())
+                .map(|p| Puzzle {
+                    rules: self.rules.clone(),
+                    ..p
+                })
                 .map(|p| p.is_solved_grid())
                 .unwrap_or(false)
     }
@@ -184,6 +237,16 @@ impl Puzzle {
     /// symbols) for larger boards.
     pub fn to_line(&self) -> String {
         line_of(self.shape, &self.cells)
+    }
+
+    /// The text that reads back as this puzzle: [`to_line`](Puzzle::to_line) for a classic
+    /// puzzle, the ISS constraint string (rules and givens) for a variant of side 16 or less
+    /// ([`Rules::to_constraint_string`]).
+    pub fn to_text(&self) -> String {
+        self.rules
+            .as_ref()
+            .and_then(|r| r.to_constraint_string(self.shape, &self.cells))
+            .unwrap_or_else(|| self.to_line())
     }
 }
 

@@ -15,3 +15,4 @@ mod setter;
 mod slurm;
 mod terminal;
 mod usage;
+mod variants;

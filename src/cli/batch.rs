@@ -255,7 +255,9 @@ fn answer<'a>(
     } else {
         (search(&puzzle, options, &mut CountSink), None)
     };
-    let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
+    // The singles rating knows rows, columns and boxes only: none for variants.
+    let report =
+        (cfg.explain || cfg.minimal) && outcome.conflict.is_none() && puzzle.rules().is_none();
     let rating = report.then(|| Box::new(setter::rate(&puzzle)));
     let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
         if outcome.verdict() == Verdict::Unique {

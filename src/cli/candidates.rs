@@ -189,7 +189,7 @@ fn write_json<W: Write>(
     let cells = 0..shape.cells();
     let mut obj = json!({
         "source": source,
-        "puzzle": puzzle.to_line(),
+        "puzzle": puzzle.to_text(),
         "box": shape.to_string(),
         "verdict": verdict(c),
         "cap": c.cap(),

@@ -159,7 +159,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                         writeln!(
                             out,
                             "{}",
-                            json!({"source": source, "puzzle": puzzle.to_line(),
+                            json!({"source": source, "puzzle": puzzle.to_text(),
                                "box": puzzle.shape().to_string(), "verdict": "invalid",
                                "error": format!("invalid: {c}")})
                         )?;
@@ -176,7 +176,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
             if args.json {
                 let mut m = Map::new();
                 m.insert("source".into(), json!(source));
-                m.insert("puzzle".into(), json!(puzzle.to_line()));
+                m.insert("puzzle".into(), json!(puzzle.to_text()));
                 m.insert("box".into(), json!(puzzle.shape().to_string()));
                 m.insert("solutions".into(), json!(est.solutions));
                 m.insert("ci95".into(), json!([est.ci95.0, est.ci95.1]));

@@ -14,7 +14,7 @@ use sudoku_enum::Puzzle;
 /// The 16-hex-digit id of a puzzle: FNV-1a (64 bits) of `RxC LINE`.
 pub fn puzzle_id(p: &Puzzle) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{} {}", p.shape(), p.to_line()).bytes() {
+    for b in format!("{} {}", p.shape(), p.to_text()).bytes() {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
@@ -34,13 +34,13 @@ pub fn write(
     writeln!(
         out,
         "# split of={id} box={shape} parts={k} source={source} puzzle={}",
-        puzzle.to_line()
+        puzzle.to_text()
     )?;
     for (i, part) in parts.iter().enumerate() {
         writeln!(
             out,
             "{} part={}/{k} of={id} box={shape}",
-            part.puzzle.to_line(),
+            part.puzzle.to_text(),
             i + 1
         )?;
     }

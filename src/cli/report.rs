@@ -157,10 +157,20 @@ pub fn write_text(
                 a.source,
                 explain::text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
             ),
-            _ => match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
-                Some(words) => write_line(out, a.source, words),
-                None => writeln!(out, "{}: {}{}", a.source, VerdictText(o), MinimalNote(a)),
-            },
+            _ => {
+                match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
+                    Some(words) => write_line(out, a.source, words)?,
+                    None => writeln!(out, "{}: {}{}", a.source, VerdictText(o), MinimalNote(a))?,
+                }
+                if explain && a.puzzle.rules().is_some() {
+                    writeln!(
+                        out,
+                        "# {}: no singles rating: --explain rates classic rules only",
+                        a.source
+                    )?;
+                }
+                Ok(())
+            }
         },
         Job::Count | Job::Dump => writeln!(out, "{}: {}", a.source, CountSummary(o)),
         Job::Solve => writeln!(out, "{}", solve_text(a, layout)),
@@ -279,7 +289,10 @@ pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
     let mut m = Map::new();
     m.insert("source".into(), json!(a.source.to_string()));
     let shape = a.puzzle.shape();
-    let puzzle = render_in(shape, a.puzzle.cells(), Layout::Line, a.alphabet);
+    let puzzle = match a.puzzle.rules() {
+        Some(_) => a.puzzle.to_text(),
+        None => render_in(shape, a.puzzle.cells(), Layout::Line, a.alphabet),
+    };
     m.insert("puzzle".into(), json!(puzzle));
     m.insert("box".into(), json!(a.puzzle.shape().to_string()));
     m.insert("verdict".into(), json!(o.verdict().as_str()));

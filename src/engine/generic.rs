@@ -8,65 +8,103 @@
 
 use super::{Engine, Expansion};
 use crate::puzzle::Puzzle;
+use crate::rules::{self, Compiled, Contradiction, Masks, Propagators};
 use crate::shape::Shape;
 use crate::sink::Sink;
 use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Precomputed geometry of one shape, shared by every state of that shape.
+/// Precomputed geometry of one shape (and of a puzzle's rules, if any), shared by every state.
 #[derive(Debug)]
 pub struct Tables {
     shape: Shape,
     n: usize,
     cells: usize,
     full: u64,
-    /// `peers[cell * npeers ..][..npeers]`: the cells sharing a house with `cell`.
+    /// `peers[peer_start[cell]..peer_start[cell + 1]]`: the cells that may not share a digit
+    /// with `cell` (its houses' cells, and a rule's different pairs).
     peers: Vec<u16>,
-    npeers: usize,
-    /// `houses[h * n ..][..n]`: the cells of house `h` (rows, columns, boxes).
+    peer_start: Vec<u32>,
+    /// Number of houses (3N for a classic board).
+    nh: usize,
+    /// `houses[h * n ..][..n]`: the cells of house `h` (rows, columns, boxes or regions, then
+    /// the rules' houses of N cells).
     houses: Vec<u16>,
-    /// The row, column and box house of each cell.
-    cell_houses: Vec<[u16; 3]>,
+    /// `cell_houses[house_start[cell]..house_start[cell + 1]]`: the houses of each cell.
+    cell_houses: Vec<u16>,
+    house_start: Vec<u32>,
+    /// Each cell's digits before the givens, when a rule narrows some (odd, even cells).
+    initial: Option<Vec<u64>>,
+    /// The rules' propagators, run after singles (see `crate::rules`).
+    props: Option<Propagators>,
 }
 
 impl Tables {
-    fn build(shape: Shape) -> Tables {
+    fn build(shape: Shape, rules: Option<Compiled>) -> Tables {
         let n = shape.side();
         let cells = shape.cells();
-        let houses_list = shape.houses();
-        let mut cell_houses = vec![[0u16; 3]; cells];
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let (houses_list, different, initial, props): (Vec<Vec<u16>>, _, _, _) = match rules {
+            Some(c) => {
+                let initial = c.initial.iter().any(|&m| m != full).then_some(c.initial);
+                (c.houses, c.different, initial, c.propagators)
+            }
+            None => (
+                shape
+                    .houses()
+                    .iter()
+                    .map(|h| h.iter().map(|&c| c as u16).collect())
+                    .collect(),
+                Vec::new(),
+                None,
+                None,
+            ),
+        };
+        let mut of_cell: Vec<Vec<u16>> = vec![Vec::new(); cells];
         for (h, house) in houses_list.iter().enumerate() {
+            debug_assert_eq!(house.len(), n);
             for &c in house {
-                cell_houses[c][h / n] = h as u16;
+                of_cell[usize::from(c)].push(h as u16);
             }
         }
-        let npeers = 3 * n - shape.box_rows() - shape.box_cols() - 1;
-        let mut peers = Vec::with_capacity(cells * npeers);
-        for (cell, its_houses) in cell_houses.iter().enumerate() {
-            let mut mine: Vec<u16> = its_houses
-                .iter()
-                .flat_map(|&h| houses_list[h as usize].iter().map(|&c| c as u16))
-                .filter(|&c| c as usize != cell)
-                .collect();
+        let mut peer_sets: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        for house in &houses_list {
+            for &a in house {
+                peer_sets[usize::from(a)].extend(house.iter().copied().filter(|&b| b != a));
+            }
+        }
+        for &(a, b) in &different {
+            if a != b {
+                peer_sets[usize::from(a)].push(b);
+                peer_sets[usize::from(b)].push(a);
+            }
+        }
+        let (mut peers, mut peer_start) = (Vec::new(), vec![0u32]);
+        for mut mine in peer_sets {
             mine.sort_unstable();
             mine.dedup();
-            debug_assert_eq!(mine.len(), npeers);
             peers.extend(mine);
+            peer_start.push(peers.len() as u32);
         }
-        let houses = houses_list
-            .iter()
-            .flat_map(|h| h.iter().map(|&c| c as u16))
-            .collect();
+        let (mut cell_houses, mut house_start) = (Vec::new(), vec![0u32]);
+        for mine in of_cell {
+            cell_houses.extend(mine);
+            house_start.push(cell_houses.len() as u32);
+        }
         Tables {
             shape,
             n,
             cells,
-            full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+            full,
             peers,
-            npeers,
-            houses,
+            peer_start,
+            nh: houses_list.len(),
+            houses: houses_list.into_iter().flatten().collect(),
             cell_houses,
+            house_start,
+            initial,
+            props,
         }
     }
 
@@ -78,14 +116,30 @@ impl Tables {
         if let Some(t) = guard.iter().find(|t| t.shape == shape) {
             return Arc::clone(t);
         }
-        let t = Arc::new(Tables::build(shape));
+        let t = Arc::new(Tables::build(shape, None));
         guard.push(Arc::clone(&t));
         t
     }
 
+    /// The tables of a puzzle: its shape's, or built for its rules.
+    pub fn for_puzzle(puzzle: &Puzzle) -> Arc<Tables> {
+        match puzzle.rules() {
+            Some(r) => Arc::new(Tables::build(
+                puzzle.shape(),
+                Some(rules::compile(puzzle.shape(), r)),
+            )),
+            None => Tables::get(puzzle.shape()),
+        }
+    }
+
     #[inline(always)]
     fn peers_of(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.npeers..(cell + 1) * self.npeers]
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    }
+
+    #[inline(always)]
+    fn houses_of(&self, cell: usize) -> &[u16] {
+        &self.cell_houses[self.house_start[cell] as usize..self.house_start[cell + 1] as usize]
     }
 
     #[inline(always)]
@@ -96,6 +150,51 @@ impl Tables {
 
 /// The contradiction marker of propagation.
 struct Dead;
+
+/// A state as the rules' propagators see it: candidates of open cells, the digit of placed
+/// ones; a cell narrowed to one candidate is queued as a naked single.
+struct View<'a> {
+    st: &'a mut State,
+    full: u64,
+    queue: &'a mut Vec<u16>,
+}
+
+impl Masks for View<'_> {
+    #[inline(always)]
+    fn mask(&self, cell: usize) -> u64 {
+        let v = self.st.value[cell];
+        if v == 0 {
+            self.st.cand[cell]
+        } else {
+            1u64 << (v - 1)
+        }
+    }
+
+    #[inline]
+    fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction> {
+        let v = self.st.value[cell];
+        if v != 0 {
+            return if allowed >> (v - 1) & 1 == 1 {
+                Ok(false)
+            } else {
+                Err(Contradiction)
+            };
+        }
+        let c = self.st.cand[cell];
+        let kept = c & allowed & self.full;
+        if kept == c {
+            return Ok(false);
+        }
+        if kept == 0 {
+            return Err(Contradiction);
+        }
+        self.st.cand[cell] = kept;
+        if kept & (kept - 1) == 0 {
+            self.queue.push(cell as u16);
+        }
+        Ok(true)
+    }
+}
 
 /// One search state: candidates of open cells (0 for solved cells), values and per-house
 /// placed digits.
@@ -112,7 +211,7 @@ impl State {
         State {
             cand: vec![t.full; t.cells],
             value: vec![0; t.cells],
-            placed: vec![0; 3 * t.n],
+            placed: vec![0; t.nh],
             open: t.cells,
         }
     }
@@ -137,7 +236,7 @@ impl State {
         if self.cand[cell] & bit == 0 {
             return Err(Dead);
         }
-        for &h in &t.cell_houses[cell] {
+        for &h in t.houses_of(cell) {
             let p = &mut self.placed[h as usize];
             if *p & bit != 0 {
                 return Err(Dead);
@@ -185,10 +284,30 @@ impl State {
     }
 
     fn propagate_inner(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+        loop {
+            self.singles(t, queue)?;
+            let Some(props) = &t.props else {
+                return Ok(());
+            };
+            let mut view = View {
+                st: self,
+                full: t.full,
+                queue,
+            };
+            match props.run(&mut view) {
+                Ok(true) => continue,
+                Ok(false) => return Ok(()),
+                Err(Contradiction) => return Err(Dead),
+            }
+        }
+    }
+
+    /// Naked and hidden singles to a fixpoint.
+    fn singles(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
         self.drain(t, queue)?;
         while self.open > 0 {
             let mut changed = false;
-            for h in 0..3 * t.n {
+            for h in 0..t.nh {
                 let placed = self.placed[h];
                 if placed == t.full {
                     continue;
@@ -367,9 +486,20 @@ fn search_level<S: Sink>(
 
 impl Engine for Generic {
     fn new(puzzle: &Puzzle) -> Option<Generic> {
-        let t = Tables::get(puzzle.shape());
+        let t = Tables::for_puzzle(puzzle);
         let mut st = State::empty(&t);
         let mut queue = Vec::with_capacity(t.cells);
+        if let Some(initial) = &t.initial {
+            for (cell, &m) in initial.iter().enumerate() {
+                st.cand[cell] &= m;
+                if st.cand[cell] == 0 {
+                    return None;
+                }
+                if st.cand[cell] & (st.cand[cell] - 1) == 0 {
+                    queue.push(cell as u16);
+                }
+            }
+        }
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 && st.value[cell] == 0 {
                 st.assign(&t, cell, 1u64 << (v - 1), &mut queue).ok()?;

@@ -15,7 +15,8 @@ pub enum EngineChoice {
 /// ([`Big`](super::big::Big), at the narrowest mask width the side fits) for sides above 12,
 /// where its inference pays (hard 14×14 to 25×25 puzzles take far fewer nodes); the plain
 /// generic engine for the other shapes up to 12×12 (its nodes are cheaper, and there even
-/// minimal puzzles take a few dozen nodes) and when asked for (a cross-check). The README's
+/// minimal puzzles take a few dozen nodes), for puzzles with variant rules (only it runs
+/// them) and when asked for (a cross-check). The README's
 /// Design section has the measurements. `with_engine!(puzzle, choice, |root| expr)` builds the
 /// propagated root state of the chosen engine and evaluates `expr` with it (generic over the
 /// engine type), giving `Some(expr)`, or `None` when propagation alone proves there is no
@@ -25,6 +26,7 @@ macro_rules! with_engine {
         let puzzle: &$crate::puzzle::Puzzle = $puzzle;
         let shape = puzzle.shape();
         if $choice == $crate::engine::EngineChoice::Generic
+            || puzzle.rules().is_some()
             || (shape.side() <= 12 && shape != $crate::shape::Shape::NINE)
         {
             <$crate::engine::generic::Generic as $crate::engine::Engine>::new(puzzle)

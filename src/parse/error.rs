@@ -191,6 +191,10 @@ pub enum ParseErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A variant puzzle (ISS constraint string, f-puzzles JSON or link) that cannot be read:
+    /// an unsupported constraint type is named here.
+    #[error("{0}")]
+    Variant(String),
     /// [`parse_one`](super::parse_one) found nothing.
     #[error("no puzzle found: the input is empty or has only blank and comment lines")]
     NoPuzzle,

@@ -89,13 +89,18 @@ mod bytes;
 mod error;
 #[cfg(test)]
 mod format_tests;
+mod fpuzzles;
 mod grid;
+pub mod iss;
+mod json;
 mod lines;
+mod lz;
 mod reader;
 mod sections;
 mod table;
 #[cfg(test)]
 mod tests;
+mod variant;
 
 pub use alphabet::Alphabet;
 pub use bytes::cell_value;

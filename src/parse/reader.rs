@@ -74,7 +74,7 @@ pub struct Reader<R: BufRead> {
     /// The current line, without its line end (at most `max_line_len` bytes).
     pub(super) line: Vec<u8>,
     /// 1-based number of the current line.
-    line_no: usize,
+    pub(super) line_no: usize,
     /// The current line was longer than the limit (and was cut).
     too_long: bool,
     /// The current line is to be read again by the next record.
@@ -318,6 +318,9 @@ impl<R: BufRead> Reader<R> {
             if self.too_long {
                 return Err(self.too_long_error());
             }
+            if let Some(result) = self.fpuzzles_object() {
+                return result.map(Some);
+            }
             if !self.table_checked {
                 if let LineClass::Content(p) = classify(&self.line) {
                     if let Some(record) = self.table_start(p)? {
@@ -327,6 +330,9 @@ impl<R: BufRead> Reader<R> {
             }
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));
+            }
+            if let Some(result) = self.variant_line() {
+                return result.map(Some);
             }
             if let LineClass::Content(p) = classify(&self.line) {
                 // What other tools write around grids (`sections`): `.sdk` sections, HoDoKu

@@ -1,0 +1,293 @@
+//! A small JSON reader for f-puzzles files (the library builds without serde_json): a value
+//! tree, objects keeping their members in order. Nesting deeper than [`MAX_DEPTH`] is an
+//! error, never a stack overflow.
+
+/// The deepest nesting read (f-puzzles files nest four deep).
+pub const MAX_DEPTH: usize = 64;
+
+/// A JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, members in order.
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The elements of an array (none for other values).
+    pub fn items(&self) -> &[Value] {
+        match self {
+            Value::Array(a) => a,
+            _ => &[],
+        }
+    }
+
+    /// A string's text.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// True for `null`, `false`, an empty array, string or object.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Value::Null | Value::Bool(false) => true,
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(m) => m.is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// A syntax error: the byte offset and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    /// Byte offset in the text.
+    pub at: usize,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Parse one JSON value (blanks around it allowed, nothing else).
+pub fn parse(text: &str) -> Result<Value, JsonError> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    let v = p.value(0)?;
+    p.blanks();
+    if p.i < p.s.len() {
+        return Err(p.error("the end of the JSON value"));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, expected: &str) -> JsonError {
+        JsonError {
+            at: self.i,
+            message: match self.s.get(self.i) {
+                Some(&b) => format!("expected {expected}, found {:?}", char::from(b)),
+                None => format!("expected {expected}, found the end of the text"),
+            },
+        }
+    }
+
+    fn blanks(&mut self) {
+        while self.s.get(self.i).is_some_and(|b| b" \t\r\n".contains(b)) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        self.blanks();
+        if self.s.get(self.i) == Some(&b) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, JsonError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(&format!("at most {MAX_DEPTH} levels of nesting")));
+        }
+        self.blanks();
+        match self.s.get(self.i) {
+            Some(b'{') => {
+                self.i += 1;
+                let mut members = Vec::new();
+                if self.eat(b'}') {
+                    return Ok(Value::Object(members));
+                }
+                loop {
+                    self.blanks();
+                    let key = self.string()?;
+                    if !self.eat(b':') {
+                        return Err(self.error("':'"));
+                    }
+                    members.push((key, self.value(depth + 1)?));
+                    if self.eat(b'}') {
+                        return Ok(Value::Object(members));
+                    }
+                    if !self.eat(b',') {
+                        return Err(self.error("',' or '}'"));
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.eat(b']') {
+                    return Ok(Value::Array(items));
+                }
+                loop {
+                    items.push(self.value(depth + 1)?);
+                    if self.eat(b']') {
+                        return Ok(Value::Array(items));
+                    }
+                    if !self.eat(b',') {
+                        return Err(self.error("',' or ']'"));
+                    }
+                }
+            }
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.word("true", Value::Bool(true)),
+            Some(b'f') => self.word("false", Value::Bool(false)),
+            Some(b'n') => self.word("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.error("a JSON value")),
+        }
+    }
+
+    fn word(&mut self, w: &str, v: Value) -> Result<Value, JsonError> {
+        if self.s[self.i..].starts_with(w.as_bytes()) {
+            self.i += w.len();
+            Ok(v)
+        } else {
+            Err(self.error(w))
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, JsonError> {
+        let start = self.i;
+        while self
+            .s
+            .get(self.i)
+            .is_some_and(|b| b"+-.eE".contains(b) || b.is_ascii_digit())
+        {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .map(Value::Number)
+            .ok_or(JsonError {
+                at: start,
+                message: "a malformed number".into(),
+            })
+    }
+
+    fn hex4(&mut self) -> Result<u16, JsonError> {
+        let digits = self
+            .s
+            .get(self.i..self.i + 4)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u16::from_str_radix(h, 16).ok())
+            .ok_or_else(|| self.error("four hex digits"))?;
+        self.i += 4;
+        Ok(digits)
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        if self.s.get(self.i) != Some(&b'"') {
+            return Err(self.error("a string"));
+        }
+        self.i += 1;
+        let mut out: Vec<u8> = Vec::new();
+        let mut units: Vec<u16> = Vec::new();
+        loop {
+            let Some(&b) = self.s.get(self.i) else {
+                return Err(self.error("the string's closing '\"'"));
+            };
+            self.i += 1;
+            if b != b'\\' && !units.is_empty() {
+                out.extend(String::from_utf16_lossy(&units).bytes());
+                units.clear();
+            }
+            match b {
+                b'"' => {
+                    return Ok(String::from_utf8_lossy(&out).into_owned());
+                }
+                b'\\' => {
+                    let Some(&e) = self.s.get(self.i) else {
+                        return Err(self.error("an escape"));
+                    };
+                    self.i += 1;
+                    if e == b'u' {
+                        units.push(self.hex4()?);
+                        continue;
+                    }
+                    if !units.is_empty() {
+                        out.extend(String::from_utf16_lossy(&units).bytes());
+                        units.clear();
+                    }
+                    out.push(match e {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 8,
+                        b'f' => 12,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        _ => {
+                            self.i -= 1;
+                            return Err(
+                                self.error("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)")
+                            );
+                        }
+                    });
+                }
+                _ => out.push(b),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        let v = parse(r#" {"a": [1, -2.5e1, true, null], "b": "x\"\u00e9\ud83d\ude00", "c": {}} "#)
+            .unwrap();
+        assert_eq!(
+            v.get("a").unwrap().items(),
+            &[
+                Value::Number(1.0),
+                Value::Number(-25.0),
+                Value::Bool(true),
+                Value::Null
+            ]
+        );
+        assert_eq!(v.get("b").unwrap().as_str(), Some("x\"é😀"));
+        assert!(v.get("c").unwrap().is_empty());
+    }
+
+    #[test]
+    fn errors() {
+        assert!(parse("{\"a\" 1}").unwrap_err().message.contains("':'"));
+        assert!(parse("[1,]").is_err());
+        assert!(parse("[1] x").is_err());
+        assert!(parse("\"abc").is_err());
+        assert!(parse(&"[".repeat(10_000)).is_err());
+    }
+}

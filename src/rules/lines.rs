@@ -1,0 +1,113 @@
+//! Lines beyond pairs: renban (a run of consecutive digits) and between lines.
+
+use super::{range_mask, Contradiction, Masks};
+
+/// A renban line: its digits (different: the line is a group of different cells) form a run
+/// of `len` consecutive digits. Keeps the digits of the runs every cell can still take part in
+/// and whose digits all still have a place.
+#[derive(Debug)]
+pub(super) struct Renban {
+    cells: Vec<u16>,
+    /// Every run of `cells.len()` consecutive digits.
+    windows: Vec<u64>,
+}
+
+impl Renban {
+    pub(super) fn new(n: usize, cells: &[usize]) -> Renban {
+        let k = cells.len() as i64;
+        Renban {
+            cells: cells.iter().map(|&c| c as u16).collect(),
+            windows: (1..=n as i64 - k + 1)
+                .map(|lo| range_mask(lo, lo + k - 1))
+                .collect(),
+        }
+    }
+
+    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let union = self
+            .cells
+            .iter()
+            .fold(0, |u, &c| u | m.mask(usize::from(c)));
+        let mut allowed = 0;
+        'windows: for &w in &self.windows {
+            if union & w != w {
+                continue;
+            }
+            for &c in &self.cells {
+                if m.mask(usize::from(c)) & w == 0 {
+                    continue 'windows;
+                }
+            }
+            allowed |= w;
+        }
+        let mut changed = false;
+        for &c in &self.cells {
+            changed |= m.restrict(usize::from(c), allowed)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// A between line: the cells inside lie strictly between the two ends (which differ).
+#[derive(Debug)]
+pub(super) struct Between {
+    ends: [u16; 2],
+    mids: Vec<u16>,
+}
+
+impl Between {
+    pub(super) fn new(cells: &[usize]) -> Between {
+        Between {
+            ends: [cells[0] as u16, cells[cells.len() - 1] as u16],
+            mids: cells[1..cells.len() - 1]
+                .iter()
+                .map(|&c| c as u16)
+                .collect(),
+        }
+    }
+
+    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let (e0, e1) = (usize::from(self.ends[0]), usize::from(self.ends[1]));
+        // The low end lies below every middle digit, the high end above: below the least of
+        // the middle cells' greatest candidates, above the greatest of their least ones.
+        let (mut lo_max, mut hi_min) = (i64::MAX, 0i64);
+        for &c in &self.mids {
+            let mask = m.mask(usize::from(c));
+            lo_max = lo_max.min(64 - i64::from(mask.leading_zeros()) - 1);
+            hi_min = hi_min.max(i64::from(mask.trailing_zeros()) + 1 + 1);
+        }
+        let mut changed = false;
+        for (me, other) in [(e0, e1), (e1, e0)] {
+            let (mm, mo) = (m.mask(me), m.mask(other));
+            let (o_min, o_max) = (
+                i64::from(mo.trailing_zeros()) + 1,
+                64 - i64::from(mo.leading_zeros()),
+            );
+            // `me` is the low end (at most lo_max, below some high end of the other) or the
+            // high end (at least hi_min, above some low end of the other).
+            let as_low = if o_max >= hi_min {
+                range_mask(1, lo_max.min(o_max - 1))
+            } else {
+                0
+            };
+            let as_high = if o_min <= lo_max {
+                range_mask(hi_min.max(o_min + 1), 64)
+            } else {
+                0
+            };
+            changed |= m.restrict(me, mm & (as_low | as_high))?;
+        }
+        let (m0, m1) = (m.mask(e0), m.mask(e1));
+        let span = |a: u64, b: u64| {
+            // Digits strictly above some digit of `a` and strictly below some digit of `b`.
+            let low = i64::from(a.trailing_zeros()) + 1;
+            let high = 64 - i64::from(b.leading_zeros());
+            range_mask(low + 1, high - 1)
+        };
+        let inside = span(m0, m1) | span(m1, m0);
+        for &c in &self.mids {
+            changed |= m.restrict(usize::from(c), inside)?;
+        }
+        Ok(changed)
+    }
+}

@@ -1,0 +1,134 @@
+//! Clues outside the grid: sandwich sums.
+
+use super::{range_mask, Contradiction, Line, Masks};
+use crate::shape::Shape;
+
+/// The cells of a row or column, in order.
+pub(super) fn line_cells(shape: Shape, line: Line) -> Vec<usize> {
+    let n = shape.side();
+    match line {
+        Line::Row(r) => (0..n).map(|c| r * n + c).collect(),
+        Line::Col(c) => (0..n).map(|r| r * n + c).collect(),
+    }
+}
+
+/// A sandwich sum: the digits between the 1 and the N of a line sum to `sum`. Keeps the 1
+/// and the N where some placement of both leaves a feasible sum between them; once only one
+/// placement is left, bounds the digits between.
+#[derive(Debug)]
+pub(super) struct Sandwich {
+    cells: Vec<u16>,
+    sum: i64,
+    n: usize,
+}
+
+impl Sandwich {
+    pub(super) fn new(shape: Shape, line: Line, sum: u32) -> Sandwich {
+        Sandwich {
+            cells: line_cells(shape, line)
+                .into_iter()
+                .map(|c| c as u16)
+                .collect(),
+            sum: i64::from(sum),
+            n: shape.side(),
+        }
+    }
+
+    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let n = self.n;
+        if n < 2 {
+            return Ok(false);
+        }
+        let (one, top) = (1u64, 1u64 << (n - 1));
+        let crusts = one | top;
+        let mut masks = [0u64; crate::shape::MAX_SIDE];
+        for (i, &c) in self.cells.iter().enumerate() {
+            masks[i] = m.mask(usize::from(c));
+        }
+        let (mut can_one, mut can_top) = (0u64, 0u64);
+        let mut placements = 0;
+        let mut last = (0, 0);
+        for p in 0..n {
+            for q in p + 1..n {
+                let (at_p, at_q) = (masks[p] & crusts, masks[q] & crusts);
+                let one_first = at_p & one != 0 && at_q & top != 0;
+                let top_first = at_p & top != 0 && at_q & one != 0;
+                if !(one_first || top_first) || !self.fits(&masks[p + 1..q]) {
+                    continue;
+                }
+                if one_first {
+                    can_one |= 1 << p;
+                    can_top |= 1 << q;
+                }
+                if top_first {
+                    can_top |= 1 << p;
+                    can_one |= 1 << q;
+                }
+                placements += 1;
+                last = (p, q);
+            }
+        }
+        if placements == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        for (i, &c) in self.cells.iter().enumerate() {
+            let mut allowed = !crusts;
+            if can_one >> i & 1 == 1 {
+                allowed |= one;
+            }
+            if can_top >> i & 1 == 1 {
+                allowed |= top;
+            }
+            changed |= m.restrict(usize::from(c), allowed)?;
+        }
+        if placements == 1 {
+            let (p, q) = last;
+            let inner: Vec<u64> = (p + 1..q)
+                .map(|i| m.mask(usize::from(self.cells[i])) & !crusts)
+                .collect();
+            let (lo, hi) = inner.iter().fold((0, 0), |(lo, hi), &x| {
+                let (a, b) = span(x);
+                (lo + a, hi + b)
+            });
+            for (j, i) in (p + 1..q).enumerate() {
+                let (a, b) = span(inner[j]);
+                let allowed = range_mask(self.sum - (hi - b), self.sum - (lo - a));
+                changed |= m.restrict(usize::from(self.cells[i]), allowed)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Can the digits between (not 1 or N, all different) sum to the target?
+    fn fits(&self, between: &[u64]) -> bool {
+        let n = self.n as i64;
+        let crusts = 1u64 | 1u64 << (n - 1);
+        let k = between.len() as i64;
+        if k > n - 2 {
+            return false;
+        }
+        let (mut lo, mut hi) = (0, 0);
+        for &mask in between {
+            let x = mask & !crusts;
+            if x == 0 {
+                return false;
+            }
+            let (a, b) = span(x);
+            lo += a;
+            hi += b;
+        }
+        // k different digits from 2..=N-1.
+        let least = k * (k + 3) / 2; // 2 + 3 + ... + (k+1)
+        let most = k * (2 * n - 1 - k) / 2; // (N-1) + ... + (N-k)
+        lo.max(least) <= self.sum && self.sum <= hi.min(most)
+    }
+}
+
+#[inline]
+fn span(mask: u64) -> (i64, i64) {
+    (
+        i64::from(mask.trailing_zeros()) + 1,
+        64 - i64::from(mask.leading_zeros()),
+    )
+}

@@ -1,0 +1,256 @@
+//! Binary relations on pairs of cells: kropki dots, XV, thermometers, whispers, palindromes,
+//! anti-consecutive and the negative rules. Every relation on one pair of cells is folded into
+//! one table (for each digit of the first cell, the digits the second may hold), and the
+//! propagator keeps each cell's candidates to those supported by the other's.
+
+use super::{orthogonal_pairs, Contradiction, Masks, Negative, Rule, Rules};
+use crate::shape::Shape;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// A relation between the digits of two cells.
+type Rel = Box<dyn Fn(u8, u8) -> bool>;
+
+/// The relation a negative rule puts on unmarked neighbours.
+pub(super) fn negative_relation(neg: Negative, all: &Rules) -> Rel {
+    match neg {
+        Negative::Kropki => Box::new(|a, b| a.abs_diff(b) != 1 && a != 2 * b && b != 2 * a),
+        Negative::Xv => Box::new(|a, b| a + b != 5 && a + b != 10),
+        Negative::Consecutive => Box::new(|a, b| a.abs_diff(b) != 1),
+        Negative::Differences => {
+            let mut diffs: Vec<u8> = all
+                .rules()
+                .iter()
+                .filter_map(|r| match r {
+                    Rule::WhiteDot { diff, .. } => Some(*diff),
+                    _ => None,
+                })
+                .collect();
+            if diffs.is_empty() {
+                diffs.push(1);
+            }
+            Box::new(move |a, b| !diffs.contains(&a.abs_diff(b)))
+        }
+        Negative::Ratios => {
+            let mut ratios: Vec<u16> = all
+                .rules()
+                .iter()
+                .filter_map(|r| match r {
+                    Rule::BlackDot { ratio, .. } => Some(u16::from(*ratio)),
+                    _ => None,
+                })
+                .collect();
+            if ratios.is_empty() {
+                ratios.push(2);
+            }
+            Box::new(move |a, b| {
+                let (a, b) = (u16::from(a), u16::from(b));
+                !ratios.iter().any(|&r| a == r * b || b == r * a)
+            })
+        }
+    }
+}
+
+/// The neighbour pairs (smaller cell first) a negative rule leaves alone: those with a mark.
+pub(super) fn marked_pairs(neg: Negative, all: &Rules) -> HashSet<(usize, usize)> {
+    all.rules()
+        .iter()
+        .filter_map(|r| match (neg, r) {
+            (Negative::Xv, Rule::Xv { cells: [a, b], .. }) => Some((*a, *b)),
+            (Negative::Xv, _) => None,
+            (_, Rule::WhiteDot { cells: [a, b], .. } | Rule::BlackDot { cells: [a, b], .. }) => {
+                Some((*a, *b))
+            }
+            _ => None,
+        })
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect()
+}
+
+/// Collects the relations of every pair of cells.
+pub(super) struct Builder {
+    n: usize,
+    /// (first, second) → for each digit of the first (index d - 1), the second's digits.
+    tables: BTreeMap<(usize, usize), Vec<u64>>,
+}
+
+impl Builder {
+    pub(super) fn new(n: usize) -> Builder {
+        Builder {
+            n,
+            tables: BTreeMap::new(),
+        }
+    }
+
+    /// Add `rel` between `a` and `b` (AND with what the pair already has).
+    fn relate(&mut self, a: usize, b: usize, rel: &dyn Fn(u8, u8) -> bool) {
+        let n = self.n;
+        let (key, flip) = if a < b {
+            ((a, b), false)
+        } else {
+            ((b, a), true)
+        };
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let table = self.tables.entry(key).or_insert_with(|| vec![full; n]);
+        for x in 1..=n as u8 {
+            let mut allowed = 0u64;
+            for y in 1..=n as u8 {
+                let ok = if flip { rel(y, x) } else { rel(x, y) };
+                if ok {
+                    allowed |= 1 << (y - 1);
+                }
+            }
+            table[usize::from(x) - 1] &= allowed;
+        }
+    }
+
+    /// Add the pair relations of `rule` (other rules add nothing here).
+    pub(super) fn add(&mut self, shape: Shape, rule: &Rule, all: &Rules) {
+        match rule {
+            Rule::Thermo(cells) => {
+                for w in cells.windows(2) {
+                    self.relate(w[0], w[1], &|a, b| a < b);
+                }
+            }
+            Rule::WhiteDot {
+                cells: [a, b],
+                diff,
+            } => {
+                let d = *diff;
+                self.relate(*a, *b, &|x, y| x.abs_diff(y) == d);
+            }
+            Rule::BlackDot {
+                cells: [a, b],
+                ratio,
+            } => {
+                let r = u16::from(*ratio);
+                self.relate(*a, *b, &|x, y| {
+                    let (x, y) = (u16::from(x), u16::from(y));
+                    x == r * y || y == r * x
+                });
+            }
+            Rule::Xv { cells: [a, b], sum } => {
+                let s = *sum;
+                self.relate(*a, *b, &|x, y| x + y == s);
+            }
+            Rule::Whisper { cells, diff } => {
+                let d = *diff;
+                for w in cells.windows(2) {
+                    self.relate(w[0], w[1], &|x, y| x.abs_diff(y) >= d);
+                }
+            }
+            Rule::Palindrome(cells) => {
+                let k = cells.len();
+                for i in 0..k / 2 {
+                    self.relate(cells[i], cells[k - 1 - i], &|x, y| x == y);
+                }
+            }
+            Rule::AntiConsecutive => {
+                for (a, b) in orthogonal_pairs(shape) {
+                    self.relate(a, b, &|x, y| x.abs_diff(y) != 1);
+                }
+            }
+            Rule::Renban(cells) => {
+                // Pairwise: within the line's length of each other (the window propagator
+                // does the rest).
+                let k = cells.len() as u8;
+                for (i, &a) in cells.iter().enumerate() {
+                    for &b in &cells[i + 1..] {
+                        self.relate(a, b, &|x, y| x != y && x.abs_diff(y) < k);
+                    }
+                }
+            }
+            Rule::Negative(neg) => {
+                let rel = negative_relation(*neg, all);
+                let marked = marked_pairs(*neg, all);
+                for p in orthogonal_pairs(shape) {
+                    if !marked.contains(&p) {
+                        self.relate(p.0, p.1, &*rel);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn build(self) -> Pairs {
+        let n = self.n;
+        let mut rel: Vec<u64> = Vec::new();
+        let mut index: HashMap<Vec<u64>, u32> = HashMap::new();
+        let mut intern = |t: Vec<u64>, rel: &mut Vec<u64>| -> u32 {
+            *index.entry(t.clone()).or_insert_with(|| {
+                let at = rel.len() as u32;
+                rel.extend_from_slice(&t);
+                at
+            })
+        };
+        let mut pairs = Vec::with_capacity(self.tables.len());
+        for ((a, b), fwd) in self.tables {
+            let mut back = vec![0u64; n];
+            for (x, &ys) in fwd.iter().enumerate() {
+                let mut m = ys;
+                while m != 0 {
+                    let y = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    back[y] |= 1 << x;
+                }
+            }
+            let ab = intern(fwd, &mut rel);
+            let ba = intern(back, &mut rel);
+            pairs.push(Pair {
+                a: a as u16,
+                b: b as u16,
+                ab,
+                ba,
+            });
+        }
+        Pairs { rel, pairs }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Pair {
+    a: u16,
+    b: u16,
+    /// Offset in `rel` of the table from `a`'s digits to `b`'s.
+    ab: u32,
+    /// ... and back.
+    ba: u32,
+}
+
+/// The pairs and their tables.
+#[derive(Debug, Default)]
+pub(super) struct Pairs {
+    rel: Vec<u64>,
+    pairs: Vec<Pair>,
+}
+
+impl Pairs {
+    pub(super) fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// The digits `table` allows the other cell when this one holds one of `mask`.
+    #[inline(always)]
+    fn support(&self, table: u32, mask: u64) -> u64 {
+        let t = &self.rel[table as usize..];
+        let mut m = mask;
+        let mut out = 0;
+        while m != 0 {
+            out |= t[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+
+    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for p in &self.pairs {
+            let (a, b) = (usize::from(p.a), usize::from(p.b));
+            let ma = m.mask(a);
+            changed |= m.restrict(b, self.support(p.ab, ma))?;
+            let mb = m.mask(b);
+            changed |= m.restrict(a, self.support(p.ba, mb))?;
+        }
+        Ok(changed)
+    }
+}
