@@ -5,6 +5,8 @@
 # ratios are peer_time / our_time (> 1: we are faster).
 #
 #   benches/counting.sh [DATA_DIR] [PEERS_DIR]        SEED=n picks other generated puzzles
+#   CLOCK=cpu benches/counting.sh                      CPU time, not wall (benches/cpu_compare.py):
+#                                                      for a machine busy with other work
 #
 # Sets: every puzzle of DATA_DIR/multi_truth_dev.txt with at least 10^6 solutions (one file
 # each, so the ratio is per puzzle); 9x9 puzzles made here from solution grids of the bundled
@@ -40,7 +42,11 @@ kept = [d["puzzle"] for d in map(json.loads, sys.stdin) if 10**6 <= d["solutions
 print("\n".join(kept[:8]))' | one_per_file "$tmp/$kind"
 done
 
-compare() { python3 "$peers/compare.py" "$@"; }
+if [[ ${CLOCK:-wall} == cpu ]]; then
+    compare() { python3 benches/cpu_compare.py "$@"; }
+else
+    compare() { python3 "$peers/compare.py" "$@"; }
+fi
 
 for set in truth scattered column; do
     echo "== $set: ours / sudoku crate (count 0), one thread"
