@@ -42,5 +42,21 @@ fn main() -> ExitCode {
             })
         };
     }
+    // One-thread searches run on this thread. Its 8 MiB are enough for release builds on every
+    // board (64×64 needs about 4), not for a debug build's frames: there, a thread with the
+    // stack a search needs.
+    if cfg!(debug_assertions) {
+        let worker = std::thread::Builder::new()
+            .stack_size(sudoku_enum::SEARCH_STACK)
+            .spawn(move || cli::run(args));
+        return match worker.map(std::thread::JoinHandle::join) {
+            Ok(Ok(code)) => ExitCode::from(code),
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(e) => {
+                eprintln!("sudoku-enum: cannot start the search thread: {e}");
+                ExitCode::from(cli::status::exit::ERROR)
+            }
+        };
+    }
     ExitCode::from(cli::run(args))
 }

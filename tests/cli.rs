@@ -273,6 +273,29 @@ fn sixteen_by_sixteen_is_unique() {
     assert!(out.contains("unique"));
 }
 
+/// The largest boards recurse a level per cell (4,096 on 64×64): worker threads get the stack
+/// that needs (rayon's default of 2 MiB overflowed and aborted `-j 2`).
+#[test]
+fn the_largest_board_is_solved_on_worker_threads() {
+    let empty = format!("{}\n", ".".repeat(64 * 64));
+    for threads in ["1", "2"] {
+        let (code, out, err) = stdout_of(&["solve", "-q", "-j", threads, "--box", "8x8"], &empty);
+        assert_eq!(code, 0, "{threads} threads: {err}");
+        let values = sudoku_enum::parse_one(out.trim(), &sudoku_enum::ParseOptions::default())
+            .map(|p| p.cells().to_vec())
+            .unwrap_or_default();
+        assert_eq!(values.len(), 4096, "{out}");
+        let shape = sudoku_enum::Shape::new(8, 8).unwrap();
+        let mut grid = sudoku_enum::Puzzle::new(shape, values).unwrap();
+        assert!(!grid.has_conflict() && grid.cells().iter().all(|&v| v != 0));
+        grid.set(0, 0);
+        assert_eq!(
+            sudoku_enum::count(&grid, &sudoku_enum::Options::default()).solutions,
+            1
+        );
+    }
+}
+
 #[test]
 fn broken_pipe_is_quiet() {
     // `dump | head -1`: the tool must stop quietly when the reader goes away.

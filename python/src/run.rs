@@ -82,6 +82,7 @@ pub fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     }
     let built = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(sudoku_enum::SEARCH_STACK)
         .thread_name(|i| format!("sudoku-enum-{i}"))
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))?;
@@ -226,6 +227,7 @@ where
         let (options, pool) = (&options, pool.as_deref());
         let worker = std::thread::Builder::new()
             .name("sudoku-enum-search".into())
+            .stack_size(sudoku_enum::SEARCH_STACK)
             .spawn_scoped(scope, move || {
                 let answer = match pool {
                     Some(pool) => pool.install(|| job(options)),

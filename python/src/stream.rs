@@ -50,6 +50,7 @@ impl Solutions {
         RUNNING.fetch_add(1, Relaxed);
         let spawned = std::thread::Builder::new()
             .name("sudoku-enum-solutions".into())
+            .stack_size(sudoku_enum::SEARCH_STACK)
             .spawn(move || {
                 if let Err(message) = produce(&puzzle, limit, threads, &flag, &tx) {
                     let _ = tx.send(Err(message));
@@ -105,6 +106,7 @@ fn produce(
             // A pool of its own: a worker waiting for a slow reader must not hold up other calls.
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
+                .stack_size(sudoku_enum::SEARCH_STACK)
                 .thread_name(|i| format!("sudoku-enum-solutions-{i}"))
                 .build()
                 .map_err(|e| format!("cannot start {threads} threads: {e}"))?;

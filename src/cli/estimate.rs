@@ -336,6 +336,7 @@ fn quick_estimate(
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
+        .stack_size(sudoku_enum::SEARCH_STACK)
         .build()
         .ok()?;
     pool.install(|| estimate::estimate_with(puzzle, &options, None, Some(stop)))

@@ -126,6 +126,7 @@ pub fn run(cli: Cli) -> u8 {
         if n > 1 || !searches {
             if let Err(e) = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
+                .stack_size(sudoku_enum::SEARCH_STACK)
                 .build_global()
             {
                 eprintln!("sudoku-enum: cannot start {n} worker threads: {e}");

@@ -232,6 +232,18 @@ pub fn search_in<S: Sink + Send>(
     }
 }
 
+/// The stack a thread needs to run a search on any board: the search recurses once per
+/// branching, up to a level per cell (4,096 on 64×64, about 4 MiB in a release build; debug
+/// builds use many times more per level, beyond the 8 MiB of a main thread even on 9×9).
+/// Threads that run searches, a rayon pool's workers included (their default is 2 MiB), should
+/// be built with it: `rayon::ThreadPoolBuilder::new().stack_size(sudoku_enum::SEARCH_STACK)`.
+/// Address space only: the pages a search does not reach are never touched.
+pub const SEARCH_STACK: usize = if cfg!(debug_assertions) {
+    1 << 30
+} else {
+    64 << 20
+};
+
 /// Counting by bands runs for count-only searches without a limit or with one at least this
 /// large (small limits end in a few nodes anyway).
 const BANDS_LIMIT: u64 = 1 << 16;
