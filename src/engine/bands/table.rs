@@ -10,9 +10,9 @@
 //! its entries, each time it has taken as many entries as three quarters of its slots, up to
 //! its size limit; from then on new entries replace old ones.
 
-/// The table: slots of `1 + words + 2` words each (tag, key, count as two halves).
 use crate::engine::pages::{self, Slab};
 
+/// The table: slots of `1 + words + 2` words each (tag, key, count as two halves).
 pub(crate) struct Table {
     words: usize,
     mask: usize,
