@@ -351,3 +351,17 @@ fn a_misplaced_pencil_mark_is_an_error() {
         "{err}"
     );
 }
+
+/// Above 16x16 a variant has no one-line form: `split` refuses it rather than write parts that
+/// lose the marks.
+#[test]
+fn split_refuses_pencil_marks_above_sixteen() {
+    let digits = "123456789ABCDEFGHIJKLMNOP";
+    let line = format!("12{}{}\n", ".".repeat(23), digits.repeat(624));
+    let (code, out, err) = run(&["split", "--parts", "2", "-q"], &line);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("<stdin>:1: a 25x25 variant (pencil marks or rules) has no one-line form"),
+        "{err}"
+    );
+}
