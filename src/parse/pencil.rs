@@ -16,7 +16,7 @@
 //! characters are pencil marks, with the board's they are the board.
 
 use super::alphabet::Alphabet;
-use super::bytes::isqrt;
+use super::bytes::{is_cell_char, isqrt};
 use super::error::{decode_at, ParseErrorKind, ReadError};
 use super::lines::{classify, is_board_len, run_len, LineClass};
 use super::reader::{Parsed, Reader};
@@ -43,6 +43,17 @@ impl<R: BufRead> Reader<R> {
         let LineClass::Content(p) = classify(&self.line) else {
             return None;
         };
+        // Cheaply first (every line of a batch that is no whole-line puzzle comes here): a run
+        // of N³ cells from `p` ends there.
+        let rest = &self.line[p..];
+        let ends = |c: usize| rest.get(c).is_none_or(|&b| !is_cell_char(b));
+        if !(4..=MAX_SIDE)
+            .map(|n| n * n * n)
+            .take_while(|&c| c <= rest.len())
+            .any(ends)
+        {
+            return None;
+        }
         let len = run_len(&self.line, p);
         let n = cube_side(len)?;
         let shape = match self.options.shape {
