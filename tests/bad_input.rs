@@ -40,7 +40,25 @@ fn catalogue() -> Vec<Case> {
     let mut rows8: Vec<&str> = grid9.lines().collect();
     rows8.pop();
     let short_grid = rows8.join("\n") + "\n";
+    // T in pencil marks (a given alone, open cells all nine), r1c2's place 3 holding a '5'.
+    let mut pencil: String = T
+        .chars()
+        .map(|c| match c {
+            '.' => "123456789".to_string(),
+            d => "123456789".replace(|x| x != d, "."),
+        })
+        .collect();
+    pencil.replace_range(11..12, "5");
     vec![
+        case(
+            "misplaced pencil mark",
+            format!("{pencil}\n"),
+            &[],
+            2,
+            "<stdin>:1:12: unexpected character '5' at place 3 of 9 in a pencil-mark cell; \
+             expected '3' (the candidate 3) or '.' or '0' (not a candidate); for a 27x27 board \
+             give --box",
+        ),
         case(
             "80 cells",
             format!("{}\n", &T[..80]),

@@ -206,3 +206,162 @@ fn table_errors_name_line_and_column() {
         );
     }
 }
+
+/// A puzzle of puzzles/samples/multi_truth_small.txt with 21 solutions.
+const MULTI21: &str =
+    ".......5.5..7..42.1.....6879.7..6..4...24...9.3....81...85......2.1...4.6.5.....8";
+
+/// A 9×9 puzzle line in pencil marks: a given alone, an empty cell with the candidates
+/// `marks` names for it (all nine otherwise).
+fn pencil(puzzle: &str, marks: &[(usize, &str)]) -> String {
+    puzzle
+        .chars()
+        .enumerate()
+        .flat_map(|(cell, c)| {
+            let allowed = match c {
+                '.' => marks
+                    .iter()
+                    .find(|&&(at, _)| at == cell)
+                    .map_or("123456789".to_string(), |&(_, m)| m.to_string()),
+                d => d.to_string(),
+            };
+            ('1'..='9')
+                .map(move |d| if allowed.contains(d) { d } else { '.' })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The ISS constraint string of `puzzle` with `marks` as pencil-mark givens.
+fn iss(puzzle: &str, marks: &[(usize, &str)]) -> String {
+    let name = |cell: usize| format!("R{}C{}", cell / 9 + 1, cell % 9 + 1);
+    let mut s = String::new();
+    for &(cell, m) in marks {
+        let digits: Vec<String> = m.chars().map(String::from).collect();
+        s += &format!(".~{}_{}", name(cell), digits.join("_"));
+    }
+    let givens: Vec<String> = puzzle
+        .char_indices()
+        .filter(|&(_, c)| c != '.')
+        .map(|(i, c)| format!("{}_{c}", name(i)))
+        .collect();
+    s + ".~" + &givens.join("~")
+}
+
+/// The solutions `dump` writes for `input`, sorted.
+fn dumped(input: &str) -> Vec<String> {
+    let (code, out, err) = run(&["dump", "-q"], input);
+    assert_eq!(code, 0, "{err}");
+    let mut sols: Vec<String> = out.lines().map(str::to_string).collect();
+    sols.sort();
+    sols
+}
+
+/// Pencil marks of givens and open cells are the classic puzzle, in every mode.
+#[test]
+fn pencil_marks_of_givens_are_the_classic_puzzle() {
+    let open = format!("{}\n", pencil(MULTI21, &[]));
+    let classic = format!("{MULTI21}\n");
+    for args in [["count", "-q"], ["check", "-q"]] {
+        assert_eq!(run(&args, &open), run(&args, &classic), "{args:?}");
+    }
+    assert_eq!(run(&["count", "-q"], &open).1, "<stdin>:1: 21 solutions\n");
+    assert_eq!(dumped(&open), dumped(&classic));
+    assert_eq!(dumped(&open).len(), 21);
+    // The sample: a candidate export of top1465's first puzzle solves as that puzzle.
+    let sample = path("formats/pencilmarks.txt");
+    let (code, out, err) = run(&["solve", "-q", &sample], "");
+    assert_eq!(code, 0, "{err}");
+    let (_, top1, _) = run(
+        &["solve", "-q"],
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n",
+    );
+    assert_eq!(out.lines().next(), top1.lines().next());
+}
+
+/// Restricted candidates count as the equivalent ISS string does, and as the classic puzzle's
+/// solutions that respect the marks (the oracle); split parts add up to the same.
+#[test]
+fn pencil_marks_restrict_the_solutions() {
+    let marks = [(0, "24"), (1, "78"), (54, "34")];
+    let line = format!("{}\n", pencil(MULTI21, &marks));
+    let keep = |s: &String| {
+        marks.iter().all(|&(cell, m)| {
+            s.as_bytes()
+                .get(cell)
+                .is_some_and(|&b| m.contains(char::from(b)))
+        })
+    };
+    let want: Vec<String> = dumped(&format!("{MULTI21}\n"))
+        .into_iter()
+        .filter(keep)
+        .collect();
+    assert!(want.len() > 1 && want.len() < 21, "{}", want.len());
+    assert_eq!(dumped(&line), want);
+    let (code, out, err) = run(&["count", "-q"], &line);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("<stdin>:1: {} solutions\n", want.len()));
+    let constraints = format!("{}\n", iss(MULTI21, &marks));
+    for args in [
+        &["count", "-q"][..],
+        &["check", "-q"],
+        &["count", "-q", "--limit", "3"],
+    ] {
+        assert_eq!(run(args, &line), run(args, &constraints), "{args:?}");
+    }
+    // The same in the sample file.
+    let (_, out, _) = run(&["count", "-q", &path("formats/pencilmarks.txt")], "");
+    assert!(
+        out.ends_with(&format!(":7: {} solutions\n", want.len())),
+        "{out}"
+    );
+    // Split into parts (written as constraint strings), counted, merged.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("pm.txt");
+    std::fs::write(&input, &line).expect("write");
+    let input = input.to_str().expect("utf-8 path");
+    let (code, parts, err) = run(&["split", "--parts", "4", "-q", input], "");
+    assert_eq!(code, 0, "{err}");
+    let parts_path = dir.path().join("parts.txt");
+    std::fs::write(&parts_path, &parts).expect("write");
+    let parts_path = parts_path.to_str().expect("utf-8 path");
+    let (code, results, err) = run(&["count", "--json", "-q", "-j", "1", parts_path], "");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["merge", "--parts", parts_path], &results);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!("total: {} solutions (", want.len())),
+        "{out}"
+    );
+}
+
+/// A misplaced digit is an error at its line and column.
+#[test]
+fn a_misplaced_pencil_mark_is_an_error() {
+    let mut bad = pencil(MULTI21, &[]);
+    bad.replace_range(2..3, "5");
+    let (code, out, err) = run(&["check", "--box", "3x3"], &format!("{bad}\n"));
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with(
+            "sudoku-enum: <stdin>:1:3: unexpected character '5' at place 3 of 9 in a \
+             pencil-mark cell; expected '3'"
+        ),
+        "{err}"
+    );
+}
+
+/// Above 16x16 a variant has no one-line form: `split` refuses it rather than write parts that
+/// lose the marks.
+#[test]
+fn split_refuses_pencil_marks_above_sixteen() {
+    let digits = "123456789ABCDEFGHIJKLMNOP";
+    let line = format!("12{}{}\n", ".".repeat(23), digits.repeat(624));
+    let (code, out, err) = run(&["split", "--parts", "2", "-q"], &line);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("<stdin>:1: a 25x25 variant (pencil marks or rules) has no one-line form"),
+        "{err}"
+    );
+}

@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use sudoku_enum::partition;
+use sudoku_enum::rules::MAX_TEXT_SIDE;
 use sudoku_enum::EngineChoice;
 
 /// `sudoku-enum split`.
@@ -42,6 +43,21 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
                 return Ok(());
             }
             seen.insert(id.clone(), source.clone());
+            let shape = puzzle.shape();
+            if let Some(rules) = puzzle.rules() {
+                if rules.to_constraint_string(shape, puzzle.cells()).is_none() {
+                    // Parts are lines; a variant's rules would be lost from them.
+                    note(format_args!(
+                        "sudoku-enum: {source}: a {n}x{n} variant (pencil marks or rules) has \
+                         no one-line form above {max}x{max} (constraint strings name cells up \
+                         to there); no parts",
+                        n = shape.side(),
+                        max = MAX_TEXT_SIDE
+                    ));
+                    failed = true;
+                    return Ok(());
+                }
+            }
             let cut = match (args.parts, args.depth) {
                 (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
                 (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),

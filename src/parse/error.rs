@@ -147,6 +147,36 @@ pub enum ParseErrorKind {
         /// The standard alphabet's character for N (`G` on 16×16).
         top: char,
     },
+    /// A character of a pencil-mark (sukaku) line that is neither the digit of its place in
+    /// its cell nor an empty mark.
+    #[error(
+        "unexpected {found} at place {place} of {side} in a pencil-mark cell; expected '{digit}' \
+         (the candidate {place}) or '.' or '0' (not a candidate){}",
+        board_hint(*.board)
+    )]
+    PencilMark {
+        /// The character found.
+        found: Found,
+        /// Its 1-based place in the cell's characters.
+        place: usize,
+        /// The digit character that belongs at that place.
+        digit: char,
+        /// The board's side N (N characters a cell).
+        side: usize,
+        /// The side of the board the line would also be (no shape given), for a hint.
+        board: Option<usize>,
+    },
+    /// A pencil-mark (sukaku) cell with no candidate at all.
+    #[error(
+        "pencil-mark cell {cell} has no candidate (all its characters are '.' or '0'){}",
+        board_hint(*.board)
+    )]
+    NoCandidate {
+        /// The cell's name (`r1c1`).
+        cell: String,
+        /// The side of the board the line would also be (no shape given), for a hint.
+        board: Option<usize>,
+    },
     /// A HoDoKu library line (`:type:digits:puzzle:…`) without its puzzle field.
     #[error("a HoDoKu line has its puzzle in the third field (:type:digits:puzzle:...); this one has fewer fields")]
     HodokuFields,
@@ -357,6 +387,14 @@ impl fmt::Display for DigitRange {
 }
 
 /// `'5'`, or `'G' (= 16)` for a letter or symbol.
+/// For a line that is also a whole board: how to read it as one.
+fn board_hint(board: Option<usize>) -> String {
+    match board {
+        Some(m) => format!("; for a {m}x{m} board give --box"),
+        None => String::new(),
+    }
+}
+
 fn digit_label(digit: char, value: u8) -> String {
     if digit.is_ascii_digit() {
         format!("'{digit}'")

@@ -1,6 +1,7 @@
 //! Tests of the input formats of issue 20: alphabets (and, as they come, the other formats).
 
 use super::*;
+use crate::rules::Rule;
 use crate::shape::Shape;
 
 /// The puzzle of `puzzles/big16.txt` in the standard alphabet.
@@ -364,4 +365,150 @@ fn braces_start_json_only_when_json_follows() {
             .is_err_and(|e| e.starts_with("line 1, column 87:") && e.contains("\"oops\"")),
         "{got:?}"
     );
+}
+
+/// A 9×9 puzzle line in pencil marks: a given alone, an empty cell with the candidates
+/// `marks(cell)` gives (all nine where it gives `None`).
+fn pencil(puzzle: &str, marks: impl Fn(usize) -> Option<&'static str>) -> String {
+    puzzle
+        .chars()
+        .enumerate()
+        .flat_map(|(cell, c)| {
+            let allowed = match c {
+                '.' => marks(cell).unwrap_or("123456789").to_string(),
+                d => d.to_string(),
+            };
+            ('1'..='9')
+                .map(move |d| if allowed.contains(d) { d } else { '.' })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn pencil_marks_are_givens_and_candidates() {
+    // Givens and open cells only: the classic puzzle, without rules; '0' as '.'.
+    let open = pencil(TOP1, |_| None);
+    assert_eq!(open.len(), 729);
+    let text = format!(
+        "# sukaku\n  {}  # trailing text\n",
+        open.replace("..", "00")
+    );
+    assert_eq!(
+        read(&text, ParseOptions::default()),
+        [Ok((2, TOP1.to_string(), Alphabet::Standard))]
+    );
+    let p = parse_one(&open, &ParseOptions::default()).unwrap();
+    assert!(p.rules().is_none());
+    // One candidate is a given, some are a rule.
+    let marked = pencil(TOP1, |cell| match cell {
+        1 => Some("26"),
+        2 => Some("5"),
+        _ => None,
+    });
+    let p = parse_one(&marked, &ParseOptions::default()).unwrap();
+    assert_eq!(p.cells()[2], 5);
+    assert_eq!(p.givens(), TOP1.matches(|c| c != '.').count() + 1);
+    let rules = p.rules().expect("candidates are rules").rules();
+    assert_eq!(
+        rules,
+        [Rule::Only {
+            cell: 1,
+            digits: 0b10_0010
+        }]
+    );
+    // The same with the shape given.
+    let three = ParseOptions {
+        shape: Some(Shape::NINE),
+        ..ParseOptions::default()
+    };
+    assert_eq!(parse_one(&marked, &three).unwrap(), p);
+    // 4×4 in 64 characters: pencil marks, although 64 cells are also an 8×8 board.
+    let four = "1....2....3....4".repeat(4);
+    let p = parse_one(&four, &ParseOptions::default()).unwrap();
+    assert_eq!(p.shape().side(), 4);
+    assert_eq!(p.to_line(), "1234".repeat(4));
+}
+
+#[test]
+fn a_digit_out_of_its_place_is_an_error_at_its_column() {
+    let mut bad = pencil(TOP1, |_| None);
+    // Cell r1c2 is open: its 5th character is '5'; a '7' there is misplaced.
+    bad.replace_range(13..14, "7");
+    let text = format!("{TOP1}\n{bad}\n{TOP1}\n");
+    let three = ParseOptions {
+        shape: Some(Shape::NINE),
+        ..ParseOptions::default()
+    };
+    let message = "line 2, column 14: unexpected character '7' at place 5 of 9 in a pencil-mark \
+                   cell; expected '5' (the candidate 5) or '.' or '0' (not a candidate)";
+    let want = [
+        Ok((1, TOP1.to_string(), Alphabet::Standard)),
+        Err(message.to_string()),
+        Ok((3, TOP1.to_string(), Alphabet::Standard)),
+    ];
+    assert_eq!(read(&text, three), want);
+    // Without a shape the line might be a 27×27 board: the message says how to read one.
+    let got = read(&text, ParseOptions::default());
+    assert_eq!(
+        got[1],
+        Err(format!("{message}; for a 27x27 board give --box"))
+    );
+    // A cell with no candidate.
+    let mut empty = pencil(TOP1, |_| None);
+    empty.replace_range(9..18, ".........");
+    assert_eq!(
+        read(&empty, three),
+        [Err(
+            "line 1, column 10: pencil-mark cell r1c2 has no candidate (all its \
+              characters are '.' or '0')"
+                .to_string()
+        )]
+    );
+    // A bad character in a 216-character (6×6) line, which is no board.
+    let mut six = "123456".repeat(36);
+    six.replace_range(100..101, "x");
+    let got = read(&six, ParseOptions::default());
+    assert!(
+        got[0]
+            .as_ref()
+            .is_err_and(|e| e.starts_with("line 1, column 101: unexpected character 'x'")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn seven_hundred_twenty_nine_cells_are_a_27x27_board_by_content_or_shape() {
+    let n27 = Shape::new(3, 9).unwrap();
+    // A 27×27 puzzle has digits above 9: the board.
+    let mut board = ".".repeat(729);
+    board.replace_range(0..3, "1AR");
+    let p = parse_one(&board, &ParseOptions::default()).unwrap();
+    assert_eq!(p.shape().side(), 27);
+    assert!(p.rules().is_none());
+    // An empty one has no digit: the board too.
+    let empty = ".".repeat(729);
+    assert_eq!(
+        parse_one(&empty, &ParseOptions::default())
+            .unwrap()
+            .shape()
+            .side(),
+        27
+    );
+    // Pencil marks by content; the 27×27 shape forces the board.
+    let open = pencil(TOP1, |_| None);
+    assert_eq!(
+        parse_one(&open, &ParseOptions::default())
+            .unwrap()
+            .shape()
+            .side(),
+        9
+    );
+    let forced = ParseOptions {
+        shape: Some(n27),
+        ..ParseOptions::default()
+    };
+    let p = parse_one(&open, &forced).unwrap();
+    assert_eq!((p.shape(), p.rules().is_none()), (n27, true));
+    assert_eq!(p.to_line(), open);
 }

@@ -36,6 +36,10 @@
 //!    Lines made only of `-`, `+`, `=`, `*`, `|` and blanks that contain a `-`, `=` or `+` are
 //!    frame/separator lines and are skipped (so `*-----*` is a frame but `*********` is a row of
 //!    nine empty cells). Other `|` characters just separate cells.
+//! 3. **Pencil marks** ("sukaku"), one puzzle per line: a run of N³ characters (729 for 9×9),
+//!    N a cell; place k of a cell holds the digit k+1 when it is a candidate, an empty-cell
+//!    mark when it is not. A cell with one candidate is a given, one with some a
+//!    [`Rule::Only`](crate::rules::Rule::Only) (see `pencil`).
 //!
 //! # Rules for ambiguous input
 //!
@@ -44,6 +48,10 @@
 //!   16-character line is a 4×4 puzzle, not the first row of a 16×16 grid, and 25 or 49 cells
 //!   are reported as a board without a box shape: rows of 16×16, 25×25, 36×36, 49×49 and 64×64
 //!   grids need the shape (`--box`).
+//! * A run of N³ characters (N from 4) is pencil marks, except that 64, 729 and 4096 are also
+//!   whole boards (8×8, 27×27, 64×64): without a shape such a run is pencil marks when it has a
+//!   digit and every character is a digit up to N or an empty mark, else the board; with a
+//!   shape, N×N's shape reads pencil marks and the board's the board.
 //! * Otherwise a first line starts a grid when it starts with `|`, when its run stops at `|`,
 //!   when its first token is at most two characters and more tokens follow, when its cells,
 //!   split by blanks or `|`, make a valid row (N = R·C from 4 to 64), or when it is a lone run
@@ -80,7 +88,7 @@
 //! `bytes`: byte classes and the byte → value tables; `error`: the errors and their messages;
 //! `alphabet`: the characters of digits above 9×9 (`--alphabet`) and how one is recognised;
 //! `sections`: what other tools write around grids (`.sdk` sections, HoDoKu lines, ids before
-//! a puzzle); `table`: CSV, TSV and JSON inputs (`--column`).
+//! a puzzle); `table`: CSV, TSV and JSON inputs (`--column`); `pencil`: pencil marks.
 //! A new input family goes where its first line is recognised (`lines::start_kind`) and gets
 //! a reader of its own beside `Reader::read_grid`.
 
@@ -95,6 +103,7 @@ pub mod iss;
 mod json;
 mod lines;
 mod lz;
+mod pencil;
 mod reader;
 mod sections;
 mod table;

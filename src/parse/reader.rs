@@ -331,6 +331,9 @@ impl<R: BufRead> Reader<R> {
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));
             }
+            if let Some(result) = self.pencil_line() {
+                return result.map(Some);
+            }
             if let Some(result) = self.variant_line() {
                 return result.map(Some);
             }
@@ -401,7 +404,8 @@ impl<R: BufRead> Reader<R> {
         let len = self.line.len();
         let shape = match self.options.shape {
             Some(s) if s.cells() == len => s,
-            None if len >= 16 => self.line_shape(len).ok()?,
+            // 64 cells may be 4×4 pencil marks (`pencil`).
+            None if len >= 16 && len != 64 => self.line_shape(len).ok()?,
             _ => return None,
         };
         let n = shape.side();
