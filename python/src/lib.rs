@@ -15,7 +15,7 @@ use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use run::{run_items, thread_count};
+use run::{on_worker, run_items, thread_count};
 use std::ops::ControlFlow;
 use sudoku_enum::format::line_of;
 use sudoku_enum::{
@@ -115,6 +115,40 @@ fn solve(
         .next()
         .and_then(|(_, grid)| grid)
         .map(|grid| line_of(puzzle.shape(), &grid)))
+}
+
+/// The true candidates of one puzzle: for each cell (row-major) the digits that appear in some
+/// solution, each with the number of solutions through it counted up to `cap`. Every cell's
+/// list is empty when the puzzle has no solution (or clashing givens).
+#[pyfunction]
+#[pyo3(signature = (puzzle, cap=8, shape=None, threads=None))]
+fn candidates(
+    py: Python<'_>,
+    puzzle: &str,
+    cap: u64,
+    shape: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Vec<(u8, u64)>>> {
+    if cap == 0 {
+        return Err(PyValueError::new_err("cap must be at least 1"));
+    }
+    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let threads = thread_count(threads)?;
+    let found = on_worker(py, None, threads, |options| {
+        sudoku_enum::candidates(&puzzle, options, cap)
+    })?;
+    if !found.complete() {
+        return Err(PyRuntimeError::new_err("the search stopped early"));
+    }
+    Ok((0..puzzle.shape().cells())
+        .map(|cell| {
+            found
+                .digits(cell)
+                .into_iter()
+                .map(|d| (d, found.count(cell, d)))
+                .collect()
+        })
+        .collect())
 }
 
 /// A lazy iterator over the solutions of one puzzle, as lines.
@@ -344,6 +378,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(candidates, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(check_array, m)?)?;
     m.add_function(wrap_pyfunction!(solve_array, m)?)?;

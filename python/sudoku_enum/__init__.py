@@ -50,6 +50,7 @@ __all__ = [
     "count",
     "solve",
     "solutions",
+    "candidates",
     "check_array",
     "solve_array",
     "to_array",
@@ -139,6 +140,29 @@ def solve(puzzle: str, *, box: Box = None, threads: Optional[int] = None) -> Opt
     True
     """
     return _native.solve(puzzle, box, threads)
+
+
+def candidates(
+    puzzle: str, cap: int = 8, *, box: Box = None, threads: Optional[int] = None
+) -> list[dict[int, int]]:
+    """The true candidates of ``puzzle``: for each cell (row-major), the digits that appear in at
+    least one solution, each with the number of solutions through it, counted up to ``cap``
+    (``cap=1`` asks only which digits are candidates). A puzzle is unique exactly when every
+    cell has one candidate; every cell's dict is empty when it has no solution.
+
+    It does not enumerate every solution: a first search to ``cap`` solutions covers many
+    candidates, then one search per candidate not yet seen (with that digit given, stopped at
+    the cap). Ctrl-C stops it with ``KeyboardInterrupt``.
+
+    >>> marks = candidates("1234" + "." * 12)
+    >>> marks[4]                                  # r2c1: 3 or 4, in 6 solutions each (capped at 8)
+    {3: 6, 4: 6}
+    >>> all(len(cell) == 1 for cell in candidates("1..4.........32."))
+    True
+    """
+    if cap < 1:
+        raise ValueError(f"cap must be at least 1, got {cap}")
+    return [dict(cell) for cell in _native.candidates(puzzle, cap, box, threads)]
 
 
 def solutions(

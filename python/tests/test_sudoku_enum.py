@@ -291,6 +291,32 @@ def test_solutions_all_and_in_parallel():
     assert next(se.solutions(TOP1)) == TOP1_SOLUTION
 
 
+def test_candidates_against_all_solutions():
+    # Oracle: every solution of a puzzle with 28,777 of them, tallied per cell and digit.
+    puzzle, total = MULTI_TRUTH[6]
+    tally = [dict() for _ in range(81)]
+    for s in se.solutions(puzzle):
+        for cell, d in enumerate(s):
+            tally[cell][int(d)] = tally[cell].get(int(d), 0) + 1
+    for cap in (1, 8, 10**6):
+        got = se.candidates(puzzle, cap=cap, threads=2)
+        assert got == [{d: min(k, cap) for d, k in cell.items()} for cell in tally]
+    assert sum(se.candidates(puzzle, cap=10**6)[0].values()) == total
+
+
+def test_candidates_unique_unsolvable_and_errors():
+    marks = se.candidates(TOP1)
+    assert [int(next(iter(cell))) for cell in marks] == [int(d) for d in TOP1_SOLUTION]
+    assert all(cell == {int(d): 1} for cell, d in zip(marks, TOP1_SOLUTION))
+    assert se.candidates(UNSOLVABLE) == [{}] * 81
+    assert se.candidates(CLASH) == [{}] * 81
+    assert se.candidates("." * 36, cap=2, box=(2, 3))[0] == {d: 2 for d in range(1, 7)}
+    with pytest.raises(ValueError):
+        se.candidates(TOP1, cap=0)
+    with pytest.raises(se.ParseError):
+        se.candidates("1x" + "." * 79)
+
+
 def test_solutions_is_lazy_and_stops_when_dropped():
     def running_after(seconds):
         deadline = time.monotonic() + seconds
