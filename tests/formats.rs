@@ -67,6 +67,15 @@ fn letters_are_recognised_and_kept() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert!(v["puzzle"].as_str().unwrap().starts_with("..G.J......."));
+    // The setter's report draws its boards in the input's letters (or the output alphabet).
+    let (code, out, _) = run(&["check", "--explain", &file], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("|  .  .  G  .|  J  .  .  .|"), "{out}");
+    let (_, out, _) = run(
+        &["check", "--explain", "--output-alphabet", "0-F", &file],
+        "",
+    );
+    assert!(out.contains("|  .  .  6  .|  9  .  .  .|"), "{out}");
     let (_, out, _) = run(&["solve", "--output-alphabet", "numbers", &file], "");
     assert!(
         out.starts_with("2 14 7 15 10 8 5 6 4 12 16 13 11 1 3 9 16 8 "),
@@ -205,6 +214,81 @@ fn table_errors_name_line_and_column() {
             "{input}\n{err}"
         );
     }
+}
+
+/// Broken JSON is an error at its line and column, never read on as if it were whole: the
+/// puzzles before the damage are answered, the run exits 2; an element or object that is not a
+/// puzzle is reported on its own and the reading goes on.
+#[test]
+fn broken_json_is_reported() {
+    let p = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    for (input, answered, message) in [
+        (
+            format!("[\"{p}\",\n \"{p}\"\n"),
+            vec!["<stdin>:1: unique", "<stdin>:2: unique"],
+            "<stdin>:2:1: the input ends inside a JSON document: a closing ']' is missing".to_string(),
+        ),
+        (
+            format!("[{{\"puzzle\":\"{p}\",\"x\":}}]\n"),
+            vec!["<stdin>:1: unique"],
+            "<stdin>:1:100: expected a value in JSON, found \"}\"".to_string(),
+        ),
+        (
+            format!("[\"{p}\",\n42,\n\"{p}\"]\n"),
+            vec!["<stdin>:1: unique", "<stdin>:3: unique"],
+            "<stdin>:2:1: 42 where the JSON array holds puzzle strings".to_string(),
+        ),
+        (
+            format!("{{\"puzzle\":\"{p}\"\n{{\"puzzle\":\"{p}\"}}\n"),
+            vec!["<stdin>:1: unique"],
+            "<stdin>:2:1: expected ',' or '}' in JSON, found \"{\"".to_string(),
+        ),
+        (
+            format!("[{{\"id\":1,\"puzzle\":\"{p}\"}},\n{{\"id\":2,\"q\":\"{p}\"}},\n{{\"puzzle\":\"{p}\"}}]\n"),
+            vec!["<stdin>:1: unique", "<stdin>:3: unique"],
+            "<stdin>:2:96: this JSON object has no member \"puzzle\" (the puzzles' column)"
+                .to_string(),
+        ),
+        (
+            format!("[\"{p}\",]\n"),
+            vec!["<stdin>:1: unique"],
+            "<stdin>:1:86: expected a value in JSON, found \"]\"".to_string(),
+        ),
+    ] {
+        let (code, out, err) = run(&["check"], &input);
+        assert_eq!(code, 2, "{input}");
+        assert_eq!(out.lines().collect::<Vec<_>>(), answered, "{input}");
+        assert!(err.starts_with(&format!("sudoku-enum: {message}\n")), "{input}\n{err}");
+    }
+    let object = format!("[{{\"id\":1,\"puzzle\":\"{p}\"}}]\n");
+    let (code, out, err) = run(&["check", "--column", "quiz"], &object);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with(
+            "sudoku-enum: <stdin>:1:102: this JSON object has no member \"quiz\" (the puzzles' \
+             column)\n"
+        ),
+        "{err}"
+    );
+}
+
+/// A `[Puzzle]` grid cut short by the next section is an error that says so, and the
+/// section after it (a game's `[State]`) is still skipped, not checked as a puzzle.
+#[test]
+fn a_short_sdk_grid_ends_at_the_next_section() {
+    let sdk = std::fs::read_to_string(puzzle_path("formats/sadman.sdk")).unwrap();
+    let mut lines: Vec<&str> = sdk.lines().collect();
+    let at = lines.iter().position(|l| *l == "[Puzzle]").unwrap();
+    lines.remove(at + 3);
+    let (code, out, err) = run(&["check"], &(lines.join("\n") + "\n"));
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "sudoku-enum: <stdin>:{}:1: the grid ended at a section header after 8 of 9 rows\n",
+            at + 10
+        )),
+        "{err}"
+    );
 }
 
 /// A puzzle of puzzles/samples/multi_truth_small.txt with 21 solutions.

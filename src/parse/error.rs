@@ -215,6 +215,35 @@ pub enum ParseErrorKind {
         /// The text found (up to the next separator).
         found: String,
     },
+    /// JSON that breaks JSON's grammar: what was expected where.
+    #[error("expected {expected} in JSON, found {found}")]
+    JsonSyntax {
+        /// What may come there.
+        expected: String,
+        /// What came (quoted).
+        found: String,
+    },
+    /// A JSON document (or string) still open at the end of the input.
+    #[error("the input ends inside a JSON document: a closing {close:?} is missing")]
+    JsonUnclosed {
+        /// The missing closing character.
+        close: char,
+    },
+    /// An element of an array of puzzles that is not a string.
+    #[error("{found} where the JSON array holds puzzle strings")]
+    JsonNotPuzzle {
+        /// The value found.
+        found: String,
+    },
+    /// A JSON object of a table without the member that holds the puzzle.
+    #[error("{}", match member {
+        Some(m) => format!("this JSON object has no member {m:?} (the puzzles' column)"),
+        None => "no member of this JSON object holds a puzzle (name it with --column)".to_string(),
+    })]
+    JsonNoPuzzle {
+        /// The puzzles' member (`--column`, or the one the first object chose).
+        member: Option<String>,
+    },
     /// A line longer than [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len).
     #[error("line is longer than {limit} bytes; skipped (the limit keeps memory bounded)")]
     LineTooLong {
@@ -328,6 +357,8 @@ pub enum GridEnd {
     EndOfInput,
     /// A blank line in a grid that is not double-spaced.
     BlankLine,
+    /// A section header (`[State]`, as `.sdk` files have).
+    Section,
 }
 
 impl fmt::Display for GridEnd {
@@ -335,6 +366,7 @@ impl fmt::Display for GridEnd {
         f.write_str(match self {
             GridEnd::EndOfInput => "at the end of the input",
             GridEnd::BlankLine => "at a blank line",
+            GridEnd::Section => "at a section header",
         })
     }
 }

@@ -312,9 +312,17 @@ fn json_arrays_objects_and_lines() {
         column: "solution".parse().ok(),
         ..ParseOptions::default()
     };
+    // The second object has no such member: reported, not skipped in silence.
     assert_eq!(
         lines(&objects, by_name),
-        [Ok((1, TOP1_SOLUTION.to_string()))]
+        [
+            Ok((1, TOP1_SOLUTION.to_string())),
+            Err(
+                "line 2, column 110: this JSON object has no member \"solution\" (the puzzles' \
+                 column)"
+                    .to_string()
+            )
+        ]
     );
     let jsonl = format!("{{\"source\": \"a:1\", \"puzzle\": \"{TOP1}\"}}\n{{\"source\": \"a:2\", \"puzzle\": \"{TOP2}\"}}\n");
     let got = lines(&jsonl, ParseOptions::default());
@@ -334,10 +342,10 @@ fn json_arrays_objects_and_lines() {
 #[test]
 fn json_literals_are_checked() {
     for ok in ["0", "-1", "12.5", "1e9", "-0.5E-3", "true", "false", "null"] {
-        assert!(super::table::is_json_literal(ok.as_bytes()), "{ok}");
+        assert!(super::columns::is_json_literal(ok.as_bytes()), "{ok}");
     }
     for bad in ["", "-", "01", "1.", ".5", "1e", "3.......6", "tru", "x"] {
-        assert!(!super::table::is_json_literal(bad.as_bytes()), "{bad}");
+        assert!(!super::columns::is_json_literal(bad.as_bytes()), "{bad}");
     }
 }
 

@@ -2,7 +2,7 @@
 //! record starts (a one-line puzzle, a grid, a title, or a bad line). See the module docs of
 //! `parse` for the rules.
 
-use super::bytes::{find_first, is_cell_char, is_ws, isqrt};
+use super::bytes::{find_first, is_cell_char, is_ws, isqrt, trim_end};
 use crate::shape::{Shape, MAX_SIDE};
 
 /// What a line is, before looking at its cells.
@@ -131,4 +131,44 @@ pub(super) fn spaced_row(line: &[u8], p: usize, shape: Option<Shape>) -> bool {
         }
     }
     is_row_len(cells, shape)
+}
+
+/// Field separators of lines with ids before the puzzle.
+fn is_field_sep(b: u8) -> bool {
+    is_ws(b) || matches!(b, b',' | b';' | b':')
+}
+
+/// A section header `[Name]` at `p` (blanks around allowed): the name.
+pub(super) fn section_name(line: &[u8], p: usize) -> Option<&[u8]> {
+    let end = trim_end(line);
+    let body = &line[p..end];
+    let name = body.strip_prefix(b"[")?.strip_suffix(b"]")?;
+    (!name.is_empty() && name.iter().all(|&b| b.is_ascii_alphanumeric() || is_ws(b)))
+        .then_some(name)
+}
+
+/// A later field that holds the puzzle (see the module docs): its start and the length of its
+/// run of cell characters. Only when the first field's run is shorter than 16.
+pub(super) fn later_puzzle(line: &[u8], p: usize) -> Option<(usize, usize)> {
+    if run_len(line, p) >= 16 {
+        return None;
+    }
+    let mut i = p;
+    for _ in 0..16 {
+        // Skip the field, then its separators.
+        while i < line.len() && !is_field_sep(line[i]) {
+            i += 1;
+        }
+        while i < line.len() && is_field_sep(line[i]) {
+            i += 1;
+        }
+        if i >= line.len() {
+            return None;
+        }
+        let run = run_len(line, i);
+        if run >= 16 {
+            return Some((i, run));
+        }
+    }
+    None
 }

@@ -88,12 +88,14 @@
 //! `bytes`: byte classes and the byte → value tables; `error`: the errors and their messages;
 //! `alphabet`: the characters of digits above 9×9 (`--alphabet`) and how one is recognised;
 //! `sections`: what other tools write around grids (`.sdk` sections, HoDoKu lines, ids before
-//! a puzzle); `table`: CSV, TSV and JSON inputs (`--column`); `pencil`: pencil marks.
-//! A new input family goes where its first line is recognised (`lines::start_kind`) and gets
-//! a reader of its own beside `Reader::read_grid`.
+//! a puzzle); `columns`: the column of a table (`--column`) and a table's state; `table`: CSV
+//! and TSV inputs; `json_table`: JSON inputs; `pencil`: pencil marks. A new input family goes
+//! where its first line is recognised (`lines::start_kind`, or `Reader::table_start` for a
+//! whole input) and gets an `impl Reader` file of its own.
 
 mod alphabet;
 mod bytes;
+mod columns;
 mod error;
 #[cfg(test)]
 mod format_tests;
@@ -101,6 +103,7 @@ mod fpuzzles;
 mod grid;
 pub mod iss;
 mod json;
+mod json_table;
 mod lines;
 mod lz;
 mod pencil;
@@ -113,6 +116,6 @@ mod variant;
 
 pub use alphabet::Alphabet;
 pub use bytes::cell_value;
+pub use columns::{Column, ColumnName, TableFormat};
 pub use error::{Expected, Found, GridEnd, LineKind, ParseError, ParseErrorKind, ReadError};
 pub use reader::{parse_one, ParseOptions, Parsed, Reader, DEFAULT_MAX_LINE_LEN};
-pub use table::{Column, ColumnName, TableFormat};

@@ -4,14 +4,16 @@
 use super::alphabet::{detect, Alphabet};
 use super::bytes::is_cell_char;
 use super::bytes::{find_first, is_soft_end, small_value, BOM};
+use super::columns::{header_sep, starts_json, Column, Table, TableFormat};
 use super::error::{
     alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
     ParseError, ParseErrorKind, ReadError,
 };
 use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
-use super::lines::{classify, is_board_len, is_complete_line, start_kind, LineClass, Start};
-use super::sections::{later_puzzle, section_name};
-use super::table::{header_sep, starts_json, Column, Table, TableFormat};
+use super::lines::{
+    classify, is_board_len, is_complete_line, later_puzzle, section_name, start_kind, LineClass,
+    Start,
+};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use std::io::{self, BufRead};
@@ -538,6 +540,17 @@ impl<R: BufRead> Reader<R> {
                         grid.rows = 0;
                         grid.cells.clear();
                     }
+                }
+                // A section header (`[State]` after a short `[Puzzle]` grid) ends the grid
+                // and is read again as the next record (which skips the section).
+                LineClass::Content(q) if section_name(&self.line, q).is_some() => {
+                    self.pushed_back = true;
+                    let kind = ParseErrorKind::GridEndedEarly {
+                        rows: grid.rows,
+                        side: grid.side(),
+                        end: GridEnd::Section,
+                    };
+                    return Err(self.error(q, kind));
                 }
                 LineClass::Content(q) => self.grid_line(&mut grid, q, toks)?,
             }

@@ -12,51 +12,11 @@
 //!   or `:`, starts with a run of 16 or more cell characters: that field is the puzzle
 //!   (`0001 4...3...`, `puzzle-7;4...3...;1`), read as a one-line puzzle with its errors.
 
-use super::bytes::{is_cell_char, is_ws};
+use super::bytes::is_cell_char;
 use super::error::{ParseErrorKind, ReadError};
-use super::lines::{classify, is_complete_line, run_len, LineClass};
+use super::lines::{classify, is_complete_line, section_name, LineClass};
 use super::reader::{Parsed, Reader};
 use std::io::{self, BufRead};
-
-/// Field separators of lines with ids before the puzzle.
-fn is_field_sep(b: u8) -> bool {
-    is_ws(b) || matches!(b, b',' | b';' | b':')
-}
-
-/// A section header `[Name]` at `p` (blanks around allowed): the name.
-pub(super) fn section_name(line: &[u8], p: usize) -> Option<&[u8]> {
-    let end = super::bytes::trim_end(line);
-    let body = &line[p..end];
-    let name = body.strip_prefix(b"[")?.strip_suffix(b"]")?;
-    (!name.is_empty() && name.iter().all(|&b| b.is_ascii_alphanumeric() || is_ws(b)))
-        .then_some(name)
-}
-
-/// A later field that holds the puzzle (see the module docs): its start and the length of its
-/// run of cell characters. Only when the first field's run is shorter than 16.
-pub(super) fn later_puzzle(line: &[u8], p: usize) -> Option<(usize, usize)> {
-    if run_len(line, p) >= 16 {
-        return None;
-    }
-    let mut i = p;
-    for _ in 0..16 {
-        // Skip the field, then its separators.
-        while i < line.len() && !is_field_sep(line[i]) {
-            i += 1;
-        }
-        while i < line.len() && is_field_sep(line[i]) {
-            i += 1;
-        }
-        if i >= line.len() {
-            return None;
-        }
-        let run = run_len(line, i);
-        if run >= 16 {
-            return Some((i, run));
-        }
-    }
-    None
-}
 
 impl<R: BufRead> Reader<R> {
     /// After a section header other than `[Puzzle]`: skip the section's lines, up to the next
