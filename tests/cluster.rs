@@ -423,6 +423,19 @@ fn an_astronomic_count_is_announced_and_still_runs() {
             && warning.contains("counting on"),
         "{warning}"
     );
+    // In a batch too, on one thread or several: the long one is named by its line.
+    for threads in ["1", "2"] {
+        let input = format!("{BAND4}\n{}\n{BAND4}\n", empty9());
+        let (code, out, err) = run(&["count", "-j", threads, "--timeout", "4"], &input);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(out.lines().count(), 3, "{out}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("sudoku-enum: <stdin>:2: a long count: about 6.")),
+            "-j {threads}: {err}"
+        );
+        assert!(!err.contains("<stdin>:1: a long count"), "{err}");
+    }
     // Short counts say nothing of the kind; --quiet silences it.
     let (_, _, err) = run(&["count"], &format!("{BAND4}\n"));
     assert!(!err.contains("a long count"), "{err}");

@@ -34,6 +34,24 @@ fn options_that_do_nothing_are_refused() {
         &["dump", "--force", "-n", "3", file],
         "--force does nothing without -o OUT (it allows overwriting OUT)",
     );
+    refused(
+        &["count", "--output-alphabet", "0-F", file],
+        "--output-alphabet does nothing in count without --json: it writes boards, and count \
+         prints none",
+    );
+    refused(
+        &["check", "--output-alphabet", "A-Z", file],
+        "--output-alphabet does nothing in check without --json or --explain: it writes boards, \
+         and check prints none",
+    );
+    // With --json (the puzzle is written) and --explain (boards) it does something.
+    for args in [
+        &["count", "--json", "--output-alphabet", "0-F", file][..],
+        &["check", "--explain", "--output-alphabet", "0-F", file][..],
+    ] {
+        let (code, _, err) = run(args, "");
+        assert!(code <= 1, "{args:?}: {err}");
+    }
     // The usage line names the subcommand.
     let (_, _, err) = run(&["count", "--format", "grid", file], "");
     assert!(

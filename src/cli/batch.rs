@@ -4,7 +4,7 @@
 //! progress bar.
 
 use super::config::Config;
-use super::estimate::LongCount;
+use super::estimate::LongWatch;
 use super::input::{for_each_input, InputErrors, Record, Records};
 use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::{self, Answer, Job, Source, Summary};
@@ -26,11 +26,7 @@ const CHUNK: usize = 512;
 pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     let started = Instant::now();
     let batch = Arc::new(Batch::default());
-    let ticker = Ticker::start(
-        progress::enabled(cfg.quiet),
-        Arc::clone(&batch),
-        "solutions",
-    );
+    let ticker = Ticker::start(progress::enabled(cfg.quiet), Arc::clone(&batch), "solution");
     let stdout = io::stdout();
     let mut printer = Printer {
         cfg,
@@ -41,6 +37,12 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     // The search options of every puzzle but a lone one (built once: no handle is cloned per
     // puzzle).
     let options = cfg.options(cfg.limit, None);
+    // Counts that turn out long are announced (estimated count and time), in a batch too.
+    let long = LongWatch::start(
+        cfg.job == Job::Count && cfg.limit.is_none() && !cfg.quiet,
+        cfg.threads,
+        cfg.engine,
+    );
     let mut errors = InputErrors::default();
     let live = io::stdout().is_terminal();
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
@@ -50,6 +52,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
             name,
             ticker: &ticker,
             batch: &batch,
+            long: &long,
             live,
         };
         if cfg.threads <= 1 {
@@ -86,6 +89,8 @@ struct Work<'a> {
     name: &'a str,
     ticker: &'a Ticker,
     batch: &'a Batch,
+    /// The watch over counts that turn out long.
+    long: &'a LongWatch,
     /// Stdout is a terminal: flush after every answer.
     live: bool,
 }
@@ -161,23 +166,25 @@ impl<'a> Work<'a> {
             name: self.name,
             line,
         };
+        let source_text = || format!("{}:{line}", self.name);
         let a = if single {
             let progress = Progress::new();
             ticker.watch(progress.clone());
-            // A count that turns out long is announced (estimated count and time).
-            let long = (cfg.job == Job::Count && cfg.limit.is_none() && !cfg.quiet).then(|| {
-                LongCount::start(
-                    &puzzle,
-                    format!("{}:{line}", self.name),
-                    progress.clone(),
-                    cfg.threads,
-                    cfg.engine,
-                )
-            });
+            let registered = self.long.begin(&puzzle, source_text, &progress);
             let options = cfg.options(cfg.limit, Some(progress));
             let a = answer(cfg, source, puzzle, alphabet, &options);
-            drop(long);
+            drop(registered);
             ticker.unwatch();
+            a
+        } else if self.long.is_on() {
+            let progress = Progress::new();
+            let registered = self.long.begin(&puzzle, source_text, &progress);
+            let options = Options {
+                progress: Some(progress),
+                ..self.options.clone()
+            };
+            let a = answer(cfg, source, puzzle, alphabet, &options);
+            drop(registered);
             a
         } else {
             answer(cfg, source, puzzle, alphabet, self.options)

@@ -8,9 +8,10 @@ use super::progress::{note, Bar, TermOut, Trend};
 use super::report::plural;
 use super::status::{exit_for, Fatal, CANCEL};
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use sudoku_enum::estimate::{self, EstimateError, EstimateOptions};
 use sudoku_enum::{count, Cancel, EngineChoice, Options, Progress, Puzzle};
@@ -249,75 +250,151 @@ const JUDGE_AFTER: Duration = Duration::from_secs(2);
 /// A count predicted to take at least this long is announced.
 const LONG_COUNT_SECS: f64 = 60.0;
 
-/// A watch over one long count (`count` of a lone puzzle): after [`JUDGE_AFTER`], a count predicted to take a minute or more (or that has not
-/// measurably progressed) is announced on stderr with a quick estimate of its solutions
-/// (Knuth's probes, a tenth of `estimate`'s) and its predicted time; the count goes on.
-pub struct LongCount {
-    stop: Cancel,
+/// The watch over the long counts of a run (`count` without a limit): every count is
+/// registered while it runs ([`LongWatch::begin`]); one thread looks at them ten times a
+/// second, and a count still running after [`JUDGE_AFTER`] whose predicted time is a minute or
+/// more (or that has not measurably progressed) is announced on stderr with a quick estimate
+/// of its solutions (Knuth's probes, a tenth of `estimate`'s) and its predicted time, once;
+/// the count goes on. A lone puzzle and the puzzles of a batch alike (on any thread).
+pub struct LongWatch {
+    shared: Arc<Watched>,
     handle: Option<std::thread::JoinHandle<()>>,
 }
 
-impl LongCount {
-    /// Start watching `progress`, the counters of the count of `puzzle` (named `source`).
-    pub fn start(
-        puzzle: &Puzzle,
-        source: String,
-        progress: Progress,
-        threads: usize,
-        engine: EngineChoice,
-    ) -> LongCount {
-        let stop = Cancel::new();
-        let (stop2, puzzle) = (stop.clone(), puzzle.clone());
-        let handle = std::thread::spawn(move || {
-            let started = Instant::now();
-            let mut trend = Trend::default();
-            while !stop2.is_cancelled() {
-                std::thread::sleep(Duration::from_millis(50));
-                let t = started.elapsed();
-                trend.push(t.as_secs_f64(), progress.fraction_done());
-                // A second since the counters last started again (the rate of a search split
-                // after its serial try is only an approximation before: this judges orders of
-                // magnitude, `estimate` waits for the split).
-                if t >= JUDGE_AFTER && trend.since_reset().0 >= 1.0 {
-                    break;
-                }
-            }
-            if stop2.is_cancelled() {
-                return;
-            }
-            let total = trend.total();
-            if total.is_some_and(|s| s < LONG_COUNT_SECS) {
-                return;
-            }
-            let Some(est) = quick_estimate(&puzzle, engine, &stop2) else {
-                return;
-            };
-            let time = match total {
-                Some(s) => format!("about {} with {}", human_secs(s), plural(threads, "thread")),
-                None => "its time unknown (no measurable share of the tree done yet)".to_string(),
-            };
-            note(format_args!(
-                "sudoku-enum: {source}: a long count: about {} solutions (95% CI {} .. {}), {time}, \
-                 judged after {:.0} s; counting on (Ctrl-C stops it and prints the count so far)",
-                sci(est.solutions),
-                sci(est.ci95.0),
-                sci(est.ci95.1),
-                started.elapsed().as_secs_f64()
-            ));
+/// The counts running now, and the stop flag of the watching thread.
+#[derive(Default)]
+struct Watched {
+    running: Mutex<Vec<Running>>,
+    next_id: AtomicU64,
+    stop: Cancel,
+}
+
+/// One registered count.
+struct Running {
+    id: u64,
+    puzzle: Puzzle,
+    source: String,
+    progress: Progress,
+    started: Instant,
+}
+
+/// A registered count; dropping it ends its registration.
+pub struct Registered<'w> {
+    watch: &'w LongWatch,
+    id: u64,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        let mut running = self
+            .watch
+            .shared
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        running.retain(|r| r.id != self.id);
+    }
+}
+
+impl LongWatch {
+    /// Start the watching thread (none when `enabled` is false: `--quiet`, or not a count);
+    /// `threads` is for the announcement.
+    pub fn start(enabled: bool, threads: usize, engine: EngineChoice) -> LongWatch {
+        let shared = Arc::new(Watched::default());
+        let handle = enabled.then(|| {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || watch(&shared, threads, engine))
         });
-        LongCount {
-            stop,
-            handle: Some(handle),
+        LongWatch { shared, handle }
+    }
+
+    /// Whether counts are watched.
+    pub fn is_on(&self) -> bool {
+        self.handle.is_some()
+    }
+
+    /// Register the count of `puzzle` (named `source`) whose counters are `progress`, until
+    /// the returned guard is dropped. `None` when nothing watches.
+    pub fn begin(
+        &self,
+        puzzle: &Puzzle,
+        source: impl FnOnce() -> String,
+        progress: &Progress,
+    ) -> Option<Registered<'_>> {
+        self.handle.as_ref()?;
+        let id = self.shared.next_id.fetch_add(1, Relaxed);
+        let running = Running {
+            id,
+            puzzle: puzzle.clone(),
+            source: source(),
+            progress: progress.clone(),
+            started: Instant::now(),
+        };
+        self.shared
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(running);
+        Some(Registered { watch: self, id })
+    }
+}
+
+impl Drop for LongWatch {
+    fn drop(&mut self) {
+        self.shared.stop.cancel();
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
         }
     }
 }
 
-impl Drop for LongCount {
-    fn drop(&mut self) {
-        self.stop.cancel();
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
+/// The watching thread: each registered count's trend, judged once after [`JUDGE_AFTER`].
+fn watch(shared: &Watched, threads: usize, engine: EngineChoice) {
+    // By id: the count's trend, and whether it was judged.
+    let mut seen: HashMap<u64, (Trend, bool)> = HashMap::new();
+    while !shared.stop.is_cancelled() {
+        std::thread::sleep(Duration::from_millis(50));
+        let mut due = None;
+        {
+            let running = shared
+                .running
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            seen.retain(|id, _| running.iter().any(|r| r.id == *id));
+            for r in running.iter() {
+                let (trend, judged) = seen.entry(r.id).or_default();
+                let t = r.started.elapsed();
+                trend.push(t.as_secs_f64(), r.progress.fraction_done());
+                // A second since the counters last started again (the rate of a search split
+                // after its serial try is only an approximation before: this judges orders of
+                // magnitude, `estimate` waits for the split).
+                if !*judged && due.is_none() && t >= JUDGE_AFTER && trend.since_reset().0 >= 1.0 {
+                    *judged = true;
+                    let total = trend.total();
+                    if total.is_none_or(|s| s >= LONG_COUNT_SECS) {
+                        due = Some((r.puzzle.clone(), r.source.clone(), total, r.started));
+                    }
+                }
+            }
         }
+        let Some((puzzle, source, total, started)) = due else {
+            continue;
+        };
+        let Some(est) = quick_estimate(&puzzle, engine, &shared.stop) else {
+            continue;
+        };
+        let time = match total {
+            Some(s) => format!("about {} with {}", human_secs(s), plural(threads, "thread")),
+            None => "its time unknown (no measurable share of the tree done yet)".to_string(),
+        };
+        note(format_args!(
+            "sudoku-enum: {source}: a long count: about {} solutions (95% CI {} .. {}), {time}, \
+             judged after {:.0} s; counting on (Ctrl-C stops it and prints the count so far)",
+            sci(est.solutions),
+            sci(est.ci95.0),
+            sci(est.ci95.1),
+            started.elapsed().as_secs_f64()
+        ));
     }
 }
 

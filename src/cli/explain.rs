@@ -3,14 +3,20 @@
 
 use serde_json::{json, Value};
 use std::fmt::Write;
-use sudoku_enum::format::{boxed, digit_char};
+use sudoku_enum::format::{boxed_in, digit_char};
+use sudoku_enum::parse::Alphabet;
 use sudoku_enum::setter::{Contradiction, Level, Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, Verdict};
 
 /// `r1c1=5` for a given of the puzzle.
-fn given_name(p: &Puzzle, cell: usize) -> String {
+fn given_name(p: &Puzzle, cell: usize, alphabet: Alphabet) -> String {
     let v = p.cells().get(cell).copied().unwrap_or(0);
-    format!("{}={}", p.shape().cell_name(cell), digit_char(p.shape(), v))
+    let digit = match alphabet.symbol(v) {
+        _ if alphabet == Alphabet::Numbers => v.to_string(),
+        Some(ch) => ch.to_string(),
+        None => digit_char(p.shape(), v).to_string(),
+    };
+    format!("{}={digit}", p.shape().cell_name(cell))
 }
 
 fn filled(values: &[u8]) -> usize {
@@ -35,17 +41,18 @@ pub fn text(
     r: &Rating,
     outcome: &Outcome,
     minimal: Option<Option<&Minimality>>,
+    alphabet: Alphabet,
 ) -> String {
     let shape = p.shape();
     let mut out = String::new();
     out.push_str("After setting initial fields sudoku board.\n");
-    out.push_str(&boxed(shape, p.cells()));
+    out.push_str(&boxed_in(shape, p.cells(), alphabet));
     statistics(&mut out, "Statistics initially:", p.cells());
     if let Some(Contradiction::Clash(c)) = &r.contradiction {
         let _ = writeln!(out, "Field is invalid: {c}");
     } else {
         out.push_str("\nSudoku level 0 sudoku board.\n");
-        out.push_str(&boxed(shape, &r.after_level0));
+        out.push_str(&boxed_in(shape, &r.after_level0, alphabet));
         statistics(&mut out, "Statistics Sudoku level 0", &r.after_level0);
         if r.level == Level::NakedSingles {
             out.push_str("Field was solvable with level 0\n");
@@ -70,7 +77,7 @@ pub fn text(
                 r.empty()
             );
             out.push_str("\nSudoku level 1 sudoku board (naked + hidden singles).\n");
-            out.push_str(&boxed(shape, &r.after_singles));
+            out.push_str(&boxed_in(shape, &r.after_singles, alphabet));
             statistics(&mut out, "Statistics Sudoku level 1", &r.after_singles);
             let left = r.empty() - r.level0_filled;
             match (&r.contradiction, r.level) {
@@ -142,7 +149,11 @@ pub fn text(
             );
         }
         Some(Some(m)) => {
-            let names: Vec<String> = m.redundant.iter().map(|&c| given_name(p, c)).collect();
+            let names: Vec<String> = m
+                .redundant
+                .iter()
+                .map(|&c| given_name(p, c, alphabet))
+                .collect();
             let _ = writeln!(
                 out,
                 "Minimal: no, {} of {} givens are redundant (removing one alone keeps the \
@@ -165,6 +176,7 @@ pub fn json(
     r: &Rating,
     outcome: &Outcome,
     minimal: Option<Option<&Minimality>>,
+    alphabet: Alphabet,
 ) -> Value {
     let m = minimal.flatten();
     json!({
@@ -179,7 +191,7 @@ pub fn json(
         "verdict": outcome.verdict().as_str(),
         "contradiction": r.contradiction.as_ref().map(|c| c.describe(p.shape())),
         "minimal": m.map(|m| m.minimal),
-        "redundant": m.map(|m| m.redundant.iter().map(|&c| given_name(p, c)).collect::<Vec<_>>()),
+        "redundant": m.map(|m| m.redundant.iter().map(|&c| given_name(p, c, alphabet)).collect::<Vec<_>>()),
     })
 }
 
@@ -215,7 +227,7 @@ mod tests {
         s[9] = 1; // r2c1
         s[21] = 1; // r3c4
         let p = Puzzle::new(Shape::NINE, s).unwrap();
-        let t = text(&p, &rate(&p), &count(&p, &two()), None);
+        let t = text(&p, &rate(&p), &count(&p, &two()), None, Alphabet::Standard);
         assert!(
             t.contains("contradiction after 0 more of 76 empty fields filled"),
             "{t}"
@@ -244,13 +256,13 @@ mod tests {
             }
         };
         let (r, o, m) = (rate(&p), count(&p, &two()), minimality(&p));
-        let t = text(&p, &r, &o, Some(m.as_ref()));
+        let t = text(&p, &r, &o, Some(m.as_ref()), Alphabet::Standard);
         assert!(t.contains("Total # of fields: 36"));
         assert!(t.contains("Field was not solvable with level 0"));
         assert!(t.contains("Field was solvable with level 1 (naked + hidden singles)"));
         assert!(t.contains("Uniqueness: unique"));
         assert!(t.contains("Minimal: "));
-        let j = json(&p, &r, &o, Some(m.as_ref()));
+        let j = json(&p, &r, &o, Some(m.as_ref()), Alphabet::Standard);
         assert_eq!(j["level"], "singles");
         assert_eq!(j["singles_filled"], r.level1_filled);
     }
@@ -262,13 +274,19 @@ mod tests {
         let p = Puzzle::new(Shape::NINE, grid).unwrap();
         let m = minimality(&p).unwrap();
         let (r, o) = (rate(&p), count(&p, &two()));
-        let j = json(&p, &r, &o, Some(Some(&m)));
+        let j = json(&p, &r, &o, Some(Some(&m)), Alphabet::Standard);
         assert_eq!(j["minimal"], false);
         assert_eq!(j["redundant"][0], "r1c2=2");
-        let t = text(&p, &r, &o, Some(Some(&m)));
+        let t = text(&p, &r, &o, Some(Some(&m)), Alphabet::Standard);
         assert!(t.contains("Minimal: no, 80 of 80 givens are redundant"));
         let empty = Puzzle::empty(Shape::NINE);
-        let t = text(&empty, &rate(&empty), &count(&empty, &two()), Some(None));
+        let t = text(
+            &empty,
+            &rate(&empty),
+            &count(&empty, &two()),
+            Some(None),
+            Alphabet::Standard,
+        );
         assert!(t.contains("Minimal: not checked (the puzzle is multiple)"));
         assert!(t.contains("Uniqueness: not unique"));
     }

@@ -281,7 +281,8 @@ pub struct Ticker {
 }
 
 impl Ticker {
-    /// Start a ticker (a no-op when `enabled` is false). `what` names the unit ("solutions").
+    /// Start a ticker (a no-op when `enabled` is false). `what` names the unit, singular
+    /// ("solution").
     pub fn start(enabled: bool, batch: Arc<Batch>, what: &'static str) -> Ticker {
         let stop = Arc::new(AtomicBool::new(false));
         let current: Arc<Mutex<Watched>> = Arc::new(Mutex::new(None));
@@ -336,6 +337,12 @@ impl Drop for Ticker {
     }
 }
 
+/// `1 puzzle`, `1,234 puzzles`: a count with thousands separators and its noun.
+fn counted(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", HumanCount(n))
+}
+
 fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) {
     let started = Instant::now();
     let delay = delay();
@@ -372,22 +379,22 @@ fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) 
                     trend_eta_text(t)
                 });
                 format!(
-                    "{} {:>3}% of the tree{eta} · {} {what}, {}/s, {} nodes",
+                    "{} {:>3}% of the tree{eta} · {}, {}/s, {}",
                     gauge(done, 20),
                     (done * 100.0) as u32,
-                    HumanCount(sols),
+                    counted(sols, what),
                     HumanCount(rate as u64),
-                    HumanCount(progress.nodes())
+                    counted(progress.nodes(), "node")
                 )
             }
             None => {
                 let p = batch.puzzles.load(Relaxed);
                 let secs = started.elapsed().as_secs_f64();
                 format!(
-                    "{} puzzles ({}/s) · {} {what}",
-                    HumanCount(p),
+                    "{} ({}/s) · {}",
+                    counted(p, "puzzle"),
                     HumanCount((p as f64 / secs) as u64),
-                    HumanCount(batch.solutions.load(Relaxed))
+                    counted(batch.solutions.load(Relaxed), what)
                 )
             }
         };

@@ -155,7 +155,13 @@ pub fn write_text(
                 out,
                 "# {}\n{}",
                 a.source,
-                explain::text(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref))
+                explain::text(
+                    &a.puzzle,
+                    r,
+                    o,
+                    a.minimality.as_ref().map(Option::as_ref),
+                    a.alphabet
+                )
             ),
             _ => {
                 match fixed_verdict(o).filter(|_| a.minimality.is_none()) {
@@ -318,7 +324,13 @@ pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
         }
     }
     if let Some(r) = &a.rating {
-        let extra = explain::json(&a.puzzle, r, o, a.minimality.as_ref().map(Option::as_ref));
+        let extra = explain::json(
+            &a.puzzle,
+            r,
+            o,
+            a.minimality.as_ref().map(Option::as_ref),
+            a.alphabet,
+        );
         if let Value::Object(extra) = extra {
             for (k, v) in extra {
                 m.entry(k).or_insert(v);
