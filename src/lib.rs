@@ -40,6 +40,7 @@ pub mod format;
 pub mod parse;
 pub mod partition;
 mod puzzle;
+mod rng;
 pub mod rules;
 pub mod setter;
 mod shape;

@@ -5,12 +5,12 @@
 //! one part. It expands, in search order, the open node with the most estimated work (tree
 //! size, by a few of Knuth's probes, see [`estimate`](crate::estimate)) until there are enough
 //! parts; [`split_depth`] instead cuts at a fixed number of branch decisions.
-//! [`timing_samples`] draws random parts of known estimated size, for timing the engine.
 
 use crate::engine::select::with_engine;
 use crate::engine::{Engine, EngineChoice, Expansion};
-use crate::estimate::{probe, Moments, SplitMix64};
+use crate::estimate::{probe, Moments};
 use crate::puzzle::{Conflict, Puzzle};
+use crate::rng::SplitMix64;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -78,59 +78,6 @@ fn cut(
         Cut::Depth(d) => depth_engine(&root, puzzle, d, progress),
     });
     Ok(parts.unwrap_or_default())
-}
-
-/// Random sub-puzzles for timing the engine: each is found by walking down a random path until
-/// the estimated tree below (in [`Estimate::nodes`](crate::estimate::Estimate::nodes) units) is at most `max_nodes`, and comes
-/// with that estimate. Dividing the time an engine takes to count them by the sum of their
-/// estimates gives seconds per estimated node, whatever the engine counts as a node.
-pub fn timing_samples(
-    puzzle: &Puzzle,
-    engine: EngineChoice,
-    max_nodes: f64,
-    count: usize,
-    seed: u64,
-) -> Vec<(Puzzle, f64)> {
-    if puzzle.conflict().is_some() {
-        return Vec::new();
-    }
-    with_engine!(puzzle, engine, |r| timing_engine(
-        &r, puzzle, max_nodes, count, seed
-    ))
-    .unwrap_or_default()
-}
-
-fn timing_engine<E: Engine>(
-    root: &E,
-    puzzle: &Puzzle,
-    max_nodes: f64,
-    count: usize,
-    seed: u64,
-) -> Vec<(Puzzle, f64)> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    let mut kids = Vec::new();
-    // Dead ends can make a walk fail; give up after a bounded number of restarts.
-    for _ in 0..count * 8 {
-        if out.len() >= count {
-            break;
-        }
-        let mut state = root.clone();
-        loop {
-            let size = work_of(&state, rng.next_u64()).unwrap_or(1.0);
-            if size <= max_nodes {
-                out.push((part_of(&state, puzzle, 0.0).puzzle, size));
-                break;
-            }
-            kids.clear();
-            if state.expand(&mut kids) == Expansion::Solved || kids.is_empty() {
-                break;
-            }
-            let pick = rng.below(kids.len());
-            state = kids.swap_remove(pick);
-        }
-    }
-    out
 }
 
 fn part_of<E: Engine>(state: &E, puzzle: &Puzzle, work: f64) -> Part {

@@ -478,15 +478,6 @@ mod tests {
         (sets, fixed)
     }
 
-    pub(super) fn random_band_pub(
-        rows: usize,
-        cols: usize,
-        seed: &mut u64,
-        givens: usize,
-    ) -> (Vec<u64>, Vec<u64>) {
-        random_band(rows, cols, seed, givens)
-    }
-
     #[test]
     fn agrees_with_the_definition() {
         let mut seed = 0x9E37_79B9_7F4A_7C15;
@@ -539,27 +530,5 @@ mod tests {
         assert_eq!(arrangements(2, &sets, &fixed), 2);
         fixed[2] = 0b0001;
         assert_eq!(arrangements(2, &sets, &fixed), 0);
-    }
-}
-
-#[cfg(test)]
-mod timing {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn time_arrangements() {
-        let mut seed = 0x2545_F491_4F6C_DD1D;
-        let mut bands = Vec::new();
-        for _ in 0..200 {
-            bands.push(super::tests::random_band_pub(3, 3, &mut seed, 2));
-        }
-        let t = std::time::Instant::now();
-        let mut sum = 0u128;
-        for _ in 0..50 {
-            for (s, f) in &bands {
-                sum += arrangements(3, s, f);
-            }
-        }
-        eprintln!("{:?} per call, sum {sum}", t.elapsed() / 10_000);
     }
 }

@@ -88,7 +88,7 @@ pub(crate) fn cost<E: crate::engine::Engine>(
     const NODE: f64 = 0.4;
     const TAIL: f64 = 4.0;
     const COMBO: f64 = 0.3;
-    let mut rng = crate::estimate::SplitMix64::new(seed);
+    let mut rng = crate::rng::SplitMix64::new(seed);
     let n = plan.n;
     let mut total = 0.0;
     let mut kids = Vec::new();
