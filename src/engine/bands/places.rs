@@ -34,6 +34,13 @@ pub(super) struct Places {
     given: Vec<Vec<(u8, u32)>>,
     /// The shape's tag in the table: the same for every puzzle of the shape.
     pub(super) tag: u64,
+    /// The side and the number of places.
+    n: usize,
+    places: usize,
+    /// `parts[(b * n + d) * places + p]`: what digit `d` at place `p` adds to band `b`'s key
+    /// (a histogram count, or its given's field), as words 0–1 and word 2: a key is the sum of
+    /// its digits' parts (fields never overflow, so adding is placing).
+    parts: Vec<(u128, u64)>,
 }
 
 /// Most words of a key (the [`Cache`] slot holds three and the count).
@@ -82,7 +89,7 @@ impl Places {
                 .map(|d| (d as u8, rows_of[d]))
                 .collect();
         }
-        Some(Places {
+        let mut out = Places {
             pow,
             cbits,
             hist_bits,
@@ -92,7 +99,33 @@ impl Places {
             free,
             given,
             tag: 1 << 63 | (rows as u64) << 8 | cols as u64,
-        })
+            n,
+            places,
+            parts: Vec::new(),
+        };
+        out.parts = out.make_parts(bands);
+        Some(out)
+    }
+
+    /// The table of digits' parts of keys (see [`Places::parts`]), made by the definition of
+    /// a key ([`Places::key_of`]) on one digit at a time.
+    fn make_parts(&self, bands: usize) -> Vec<(u128, u64)> {
+        let (n, places) = (self.n, self.places);
+        let mut parts = vec![(0u128, 0u64); bands * n * places];
+        for b in 0..bands {
+            for d in 0..n {
+                for p in 0..places {
+                    // Digit `d` at place `p`, the others left out.
+                    let mut bytes = [0u8; 16];
+                    bytes[d] = p as u8;
+                    let mut key = [0u64; KEY_WORDS];
+                    self.key_of(b, u128::from_le_bytes(bytes), Some(d), &mut key);
+                    parts[(b * n + d) * places + p] =
+                        (u128::from(key[0]) | u128::from(key[1]) << 64, key[2]);
+                }
+            }
+        }
+        parts
     }
 
     /// The part of the places that column `j` of stack `s` holding `digits` contributes.
@@ -119,8 +152,23 @@ impl Places {
     /// The key of band `b` whose digits have the places `places` (byte `d`), into `key`.
     #[inline]
     pub(super) fn key(&self, b: usize, places: u128, key: &mut [u64; KEY_WORDS]) {
+        let place = places.to_le_bytes();
+        let parts = &self.parts[b * self.n * self.places..(b + 1) * self.n * self.places];
+        let (mut lo, mut hi) = (0u128, 0u64);
+        for (d, &p) in place[..self.n].iter().enumerate() {
+            let (l, h) = parts[d * self.places + usize::from(p)];
+            lo += l;
+            hi += h;
+        }
+        *key = [lo as u64, (lo >> 64) as u64, hi];
+    }
+
+    /// [`Places::key`] by its definition (with `only`, of that digit alone, for the table of
+    /// parts): a histogram of the free digits' places, then each given digit's place and rows.
+    fn key_of(&self, b: usize, places: u128, only: Option<usize>, key: &mut [u64; KEY_WORDS]) {
         *key = [0; KEY_WORDS];
-        let mut f = self.free[b];
+        let keep = only.map_or(u64::MAX, |d| 1 << d);
+        let mut f = self.free[b] & keep;
         // Digit `d`'s place is byte `d`.
         let place = places.to_le_bytes();
         if self.narrow {
@@ -145,6 +193,10 @@ impl Places {
         let width = self.pbits + self.fbits;
         let mut bit = self.hist_bits;
         for &(d, rows) in &self.given[b] {
+            if keep >> d & 1 == 0 {
+                bit += width;
+                continue;
+            }
             let v = u64::from(place[usize::from(d)]) | u64::from(rows) << self.pbits;
             let (w, o) = ((bit / 64) as usize, bit % 64);
             key[w] |= v << o;
@@ -251,6 +303,59 @@ impl Cache {
         for s in old.iter().flat_map(|l| l.0.iter()) {
             if s[3] & TAKEN != 0 {
                 self.put(&[s[0], s[1], s[2]], s[3] & !TAKEN);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key summed from the table of digits' parts is the key by its definition, for
+    /// random places of every shape with keys, with and without givens.
+    #[test]
+    fn keys_from_parts_are_keys_by_definition() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for (rows, cols) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (2, 4),
+            (4, 2),
+            (3, 4),
+            (4, 3),
+        ] {
+            let n = rows * cols;
+            for givens in [0, 3, 12] {
+                let mut fixed = vec![0u64; n * n];
+                for _ in 0..givens {
+                    let cell = next((n * n) as u64) as usize;
+                    fixed[cell] = 1 << next(n as u64);
+                }
+                let Some(p) = Places::new(rows, cols, n, &fixed) else {
+                    continue;
+                };
+                for b in 0..n / rows {
+                    for _ in 0..50 {
+                        let mut bytes = [0u8; 16];
+                        for x in &mut bytes[..n] {
+                            *x = next(p.places as u64) as u8;
+                        }
+                        let places = u128::from_le_bytes(bytes);
+                        let (mut fast, mut slow) = ([0; KEY_WORDS], [0; KEY_WORDS]);
+                        p.key(b, places, &mut fast);
+                        p.key_of(b, places, None, &mut slow);
+                        assert_eq!(fast, slow, "{rows}x{cols} band {b} {bytes:?}");
+                    }
+                }
             }
         }
     }
