@@ -343,6 +343,8 @@ impl Drop for LongWatch {
     fn drop(&mut self) {
         self.shared.stop.cancel();
         if let Some(h) = self.handle.take() {
+            // Wake it from its wait between two looks, so that the run ends at once.
+            h.thread().unpark();
             let _ = h.join();
         }
     }
@@ -353,7 +355,7 @@ fn watch(shared: &Watched, threads: usize, engine: EngineChoice) {
     // By id: the count's trend, and whether it was judged.
     let mut seen: HashMap<u64, (Trend, bool)> = HashMap::new();
     while !shared.stop.is_cancelled() {
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::park_timeout(Duration::from_millis(50));
         let mut due = None;
         {
             let running = shared

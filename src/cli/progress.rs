@@ -326,6 +326,8 @@ impl Ticker {
     fn stop_now(&mut self) {
         self.stop.store(true, Relaxed);
         if let Some(h) = self.handle.take() {
+            // Wake it from its wait between two looks, so that the run ends at once.
+            h.thread().unpark();
             let _ = h.join();
         }
     }
@@ -352,7 +354,7 @@ fn tick(stop: &AtomicBool, current: &Mutex<Watched>, batch: &Batch, what: &str) 
     // The watched search's trend, by when its watch began.
     let mut trend: Option<(Instant, Trend)> = None;
     while !stop.load(Relaxed) {
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::park_timeout(Duration::from_millis(100));
         if started.elapsed() < delay || stop.load(Relaxed) {
             continue;
         }
@@ -423,7 +425,7 @@ impl Bar {
             let delay = delay();
             let mut line: Option<Line> = None;
             while !stop2.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
+                std::thread::park_timeout(Duration::from_millis(100));
                 if started.elapsed() < delay || stop2.load(Relaxed) {
                     continue;
                 }
@@ -460,6 +462,8 @@ impl Drop for Bar {
     fn drop(&mut self) {
         self.stop.store(true, Relaxed);
         if let Some(h) = self.handle.take() {
+            // Wake it from its wait between two looks, so that the run ends at once.
+            h.thread().unpark();
             let _ = h.join();
         }
     }
