@@ -37,14 +37,12 @@ impl<R: BufRead> Reader<R> {
                     return Ok(None);
                 }
                 json.ended = true;
+                // Only an open container can be left unfinished: a member name or value
+                // expected is always inside one, and a string ends on its line.
                 return match json.stack.last() {
                     Some(&object) => {
                         let close = if object { '}' } else { ']' };
                         let kind = ParseErrorKind::JsonUnclosed { close };
-                        Err(self.error_at(self.line.len(), kind))
-                    }
-                    None if json.expect != Expect::Value => {
-                        let kind = ParseErrorKind::JsonUnclosed { close: '"' };
                         Err(self.error_at(self.line.len(), kind))
                     }
                     None => Ok(None),

@@ -316,13 +316,7 @@ mod tests {
     /// random places of every shape with keys, with and without givens.
     #[test]
     fn keys_from_parts_are_keys_by_definition() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         for (rows, cols) in [
             (2, 2),
             (2, 3),
@@ -337,8 +331,8 @@ mod tests {
             for givens in [0, 3, 12] {
                 let mut fixed = vec![0u64; n * n];
                 for _ in 0..givens {
-                    let cell = next((n * n) as u64) as usize;
-                    fixed[cell] = 1 << next(n as u64);
+                    let cell = rng.below(n * n);
+                    fixed[cell] = 1 << rng.below(n);
                 }
                 let Some(p) = Places::new(rows, cols, n, &fixed) else {
                     continue;
@@ -347,7 +341,7 @@ mod tests {
                     for _ in 0..50 {
                         let mut bytes = [0u8; 16];
                         for x in &mut bytes[..n] {
-                            *x = next(p.places as u64) as u8;
+                            *x = rng.below(p.places) as u8;
                         }
                         let places = u128::from_le_bytes(bytes);
                         let (mut fast, mut slow) = ([0; KEY_WORDS], [0; KEY_WORDS]);
