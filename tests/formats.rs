@@ -226,7 +226,14 @@ fn broken_json_is_reported() {
         (
             format!("[\"{p}\",\n \"{p}\"\n"),
             vec!["<stdin>:1: unique", "<stdin>:2: unique"],
-            "<stdin>:2:1: the input ends inside a JSON document: a closing ']' is missing".to_string(),
+            "<stdin>:2:85: the input ends inside a JSON document: a closing ']' is missing"
+                .to_string(),
+        ),
+        (
+            format!("[{{\"puzzle\":\"{p}\"}}\n"),
+            vec!["<stdin>:1: unique"],
+            "<stdin>:1:96: the input ends inside a JSON document: a closing ']' is missing"
+                .to_string(),
         ),
         (
             format!("[{{\"puzzle\":\"{p}\",\"x\":}}]\n"),

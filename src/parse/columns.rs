@@ -163,6 +163,8 @@ pub(super) struct Json {
     pub(super) pos: usize,
     /// The end of the input was reached (and an unclosed document reported).
     pub(super) ended: bool,
+    /// The line and the column after the last line read (where an unclosed document ends).
+    pub(super) end: (usize, usize),
 }
 
 /// What JSON allows next.

@@ -13,7 +13,7 @@
 
 use super::bytes::is_ws;
 use super::columns::{holds_puzzle, is_json_literal, is_puzzle_name, Column, Expect, Json, Table};
-use super::error::{ParseErrorKind, ReadError};
+use super::error::{char_column, ParseError, ParseErrorKind, ReadError};
 use super::reader::{Parsed, Reader};
 use crate::shape::Shape;
 use std::io::BufRead;
@@ -39,11 +39,13 @@ impl<R: BufRead> Reader<R> {
                 json.ended = true;
                 // Only an open container can be left unfinished: a member name or value
                 // expected is always inside one, and a string ends on its line.
+                // Reported where the input ends: after the last line read.
                 return match json.stack.last() {
                     Some(&object) => {
                         let close = if object { '}' } else { ']' };
+                        let (line, column) = json.end;
                         let kind = ParseErrorKind::JsonUnclosed { close };
-                        Err(self.error_at(self.line.len(), kind))
+                        Err(ParseError { line, column, kind }.into())
                     }
                     None => Ok(None),
                 };
@@ -54,6 +56,7 @@ impl<R: BufRead> Reader<R> {
             if !resume {
                 json.pos = 0;
             }
+            json.end = (self.line_no, char_column(&self.line, self.line.len()));
             match scan(&self.line, json, self.options.column, self.options.shape) {
                 Scan::Line => continue,
                 Scan::Puzzle(s, e) => {
