@@ -428,9 +428,10 @@ impl Plan {
                     at.places_next[s] + word(PLACES_NEXT),
                     &mut at.keys[k][1],
                 );
+                at.hashes[k] = [Cache::hash(&at.keys[k][0]), Cache::hash(&at.keys[k][1])];
                 if let Some(t) = work.places.as_ref() {
-                    t.prefetch(&at.keys[k][0]);
-                    t.prefetch(&at.keys[k][1]);
+                    t.prefetch(at.hashes[k][0]);
+                    t.prefetch(at.hashes[k][1]);
                 }
                 at.batch[k] = i;
                 k += 1;
@@ -442,12 +443,13 @@ impl Plan {
                 let i = at.batch[j];
                 at.sets[s * cols..(s + 1) * cols]
                     .copy_from_slice(&ways[i * stride..i * stride + cols]);
-                let key = at.keys[j];
-                let here = self.arrange_key(work, b, &key[0], &at.sets[..n], None);
+                let (key, h) = (at.keys[j], at.hashes[j]);
+                let sets = &at.sets[..n];
+                let here = self.arrange_key(work, b, (&key[0], h[0]), sets, None);
                 if here == 0 {
                     continue;
                 }
-                total += here * self.arrange_key(work, b + 1, &key[1], &at.sets[..n], Some(rem));
+                total += here * self.arrange_key(work, b + 1, (&key[1], h[1]), sets, Some(rem));
             }
         }
         Some(total)
@@ -458,7 +460,7 @@ impl Plan {
         if let Some(p) = &self.places {
             let mut key = [0u64; KEY_WORDS];
             p.key(b, p.of_sets(self.cols, sets), &mut key);
-            return self.arrange_key(work, b, &key, sets, None);
+            return self.arrange_key(work, b, (&key, Cache::hash(&key)), sets, None);
         }
         let mut key = [0u64; 64];
         self.pack(sets, &mut key);
@@ -476,15 +478,15 @@ impl Plan {
         v
     }
 
-    /// The arrangements of band `b` whose [`Places`] key is `key`, remembered in the table of
-    /// the shape; its column sets are `sets`, or (with `rem`) what `rem` keeps of the columns
-    /// after `sets`.
+    /// The arrangements of band `b` whose [`Places`] key is `key` (with its [`Cache::hash`]),
+    /// remembered in the table of the shape; its column sets are `sets`, or (with `rem`) what
+    /// `rem` keeps of the columns after `sets`.
     #[inline]
     fn arrange_key(
         &self,
         work: &mut Work,
         b: usize,
-        key: &[u64; KEY_WORDS],
+        (key, hash): (&[u64; KEY_WORDS], u64),
         sets: &[u64],
         rem: Option<&[u64]>,
     ) -> u128 {
@@ -492,7 +494,7 @@ impl Plan {
             .places
             .as_mut()
             .expect("the tables are made before counting");
-        if let Some(v) = table.get(key) {
+        if let Some(v) = table.get(key, hash) {
             return u128::from(v);
         }
         let v = match rem {
@@ -507,7 +509,7 @@ impl Plan {
         };
         // Arrangements of bands up to 16 wide fit far below 2^63 (at most (rows!)^(n/rows) · ...,
         // and the key's shapes have rows ≤ 8).
-        table.put(key, v as u64);
+        table.put(key, hash, v as u64);
         v
     }
 
@@ -542,6 +544,8 @@ struct Combo {
     keys: [[[u64; KEY_WORDS]; 2]; BATCH],
     /// Their ways (index in the stack's list).
     batch: [usize; BATCH],
+    /// Their keys' hashes (this band, the next).
+    hashes: [[u64; 2]; BATCH],
 }
 
 impl Combo {
@@ -553,6 +557,7 @@ impl Combo {
             places_next: [0; 9],
             keys: [[[0; KEY_WORDS]; 2]; BATCH],
             batch: [0; BATCH],
+            hashes: [[0; 2]; BATCH],
         }
     }
 }

@@ -248,47 +248,53 @@ impl Cache {
         self.shape
     }
 
+    /// The hash of `key` that places it in a table (its high half picks the line).
     #[inline]
-    fn line(&self, key: &[u64; KEY_WORDS]) -> usize {
-        let h = (key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key[1])
-            .wrapping_mul(0xD6E8_FEB8_6659_FD93)
-            ^ key[2].wrapping_mul(0xA076_1D64_78BD_642F);
-        (h >> 29) as usize & self.mask
+    pub(super) fn hash(key: &[u64; KEY_WORDS]) -> u64 {
+        // Every bit of the key reaches the high half of the last product, where the line
+        // is read from (the low bits of a product see only the low bits of its factors).
+        let h = (key[0] ^ key[2].rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h ^ h >> 29 ^ key[1]).wrapping_mul(0xD6E8_FEB8_6659_FD93)
     }
 
-    /// Start loading `key`'s line into the cache.
     #[inline]
-    pub(super) fn prefetch(&self, key: &[u64; KEY_WORDS]) {
+    fn line(&self, hash: u64) -> usize {
+        (hash >> 32) as usize & self.mask
+    }
+
+    /// Start loading the line of the key whose [`Cache::hash`] is `hash` into the cache.
+    #[inline]
+    pub(super) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p: *const Line = &self.lines[self.line(key)];
+            let p: *const Line = &self.lines[self.line(hash)];
             // SAFETY: a prefetch is a hint and never faults; `p` points into `lines`.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let _ = hash;
     }
 
-    /// The count stored for `key`, if any.
+    /// The count stored for `key` (whose [`Cache::hash`] is `hash`), if any.
     #[inline]
-    pub(super) fn get(&self, key: &[u64; KEY_WORDS]) -> Option<u64> {
-        let line = &self.lines[self.line(key)];
+    pub(super) fn get(&self, key: &[u64; KEY_WORDS], hash: u64) -> Option<u64> {
+        let line = &self.lines[self.line(hash)];
         line.0
             .iter()
             .find(|s| s[3] & TAKEN != 0 && s[..3] == key[..])
             .map(|s| s[3] & !TAKEN)
     }
 
-    /// Remember `count` (below 2^63) for `key`.
+    /// Remember `count` (below 2^63) for `key` (whose [`Cache::hash`] is `hash`).
     #[inline]
-    pub(super) fn put(&mut self, key: &[u64; KEY_WORDS], count: u64) {
+    pub(super) fn put(&mut self, key: &[u64; KEY_WORDS], hash: u64, count: u64) {
         debug_assert!(count & TAKEN == 0);
         if self.put >= 2 * (self.mask + 1) && self.mask + 1 < self.max_lines {
             self.grow();
         }
         self.put += 1;
-        let i = self.line(key);
+        let i = self.line(hash);
         let line = &mut self.lines[i].0;
         let j = usize::from(line[0][3] & TAKEN != 0 && line[1][3] & TAKEN == 0);
         line[j] = [key[0], key[1], key[2], count | TAKEN];
@@ -302,7 +308,8 @@ impl Cache {
         self.put = 0;
         for s in old.iter().flat_map(|l| l.0.iter()) {
             if s[3] & TAKEN != 0 {
-                self.put(&[s[0], s[1], s[2]], s[3] & !TAKEN);
+                let key = [s[0], s[1], s[2]];
+                self.put(&key, Cache::hash(&key), s[3] & !TAKEN);
             }
         }
     }
