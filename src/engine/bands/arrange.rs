@@ -261,7 +261,8 @@ fn for_each_choice(allow: &[u16], avoid: u16, mut f: impl FnMut(u16)) {
 struct Nine<'a> {
     g: &'a ThreeRows,
     set: [u16; 9],
-    /// `column[s][d]`: the column of digit `d` in stack `s` (rows 3 and digits above 8 unused).
+    /// `column[s][d]`: the column of digit `d` in stack `s` (`s` = 3 and `d` > 8 unused: room to
+    /// index without bounds checks).
     column: [[u8; 16]; 4],
     /// Count the cycle through column 0 once.
     halve: bool,
