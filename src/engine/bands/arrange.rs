@@ -58,8 +58,6 @@ pub(crate) struct ThreeRows {
     fc: [u16; 16],
     /// Digits fixed in the other two rows (not to be taken by the first row).
     excl: [u16; 16],
-    /// Some given in the two other rows.
-    fixes_bc: bool,
     /// Some given at all.
     any_fixed: bool,
 }
@@ -91,7 +89,6 @@ impl ThreeRows {
             fb: [0; 16],
             fc: [0; 16],
             excl: [0; 16],
-            fixes_bc: false,
             any_fixed: false,
         };
         for col in 0..n {
@@ -99,10 +96,20 @@ impl ThreeRows {
             g.fb[col] = fixed[b * n + col] as u16;
             g.fc[col] = fixed[c * n + col] as u16;
             g.excl[col] = g.fb[col] | g.fc[col];
-            g.fixes_bc |= g.excl[col] != 0;
             g.any_fixed |= (g.fa[col] | g.excl[col]) != 0;
         }
         Some(g)
+    }
+
+    /// The digits column `col` holding `set` may give the enumerated row: its given there,
+    /// else its digits not given in the other two rows.
+    #[inline]
+    fn first_row(&self, col: usize, set: u16) -> u16 {
+        if self.fa[col] != 0 {
+            self.fa[col]
+        } else {
+            set & !self.excl[col]
+        }
     }
 
     /// The arrangements of the band with column sets `sets`.
@@ -133,11 +140,7 @@ impl ThreeRows {
         for (col, &set) in sets.iter().enumerate().take(3 * C) {
             let set = set as u16;
             w.set[col] = set;
-            w.allow[col] = if self.fa[col] != 0 {
-                self.fa[col]
-            } else {
-                set & !self.excl[col]
-            };
+            w.allow[col] = self.first_row(col, set);
             let mut m = set;
             while m != 0 {
                 w.col_sum[m.trailing_zeros() as usize] += col as u8;
@@ -172,11 +175,7 @@ impl ThreeRows {
         for (col, &x) in sets.iter().enumerate().take(9) {
             let x = x as u16 & ALL;
             set[col] = x;
-            allow[col] = if self.fa[col] != 0 {
-                self.fa[col]
-            } else {
-                x & !self.excl[col]
-            };
+            allow[col] = self.first_row(col, x);
             let mut m = x;
             while m != 0 {
                 column[col / 3][m.trailing_zeros() as usize & 15] = col as u8;
@@ -280,43 +279,62 @@ impl Nine<'_> {
         for (col, l) in left.iter_mut().enumerate().take(9) {
             *l = self.set[col] & !t[STACK[col]];
         }
-        let (fb, fc) = (&self.g.fb, &self.g.fc);
-        let mut seen = 0u32;
-        let mut ways = 1u64;
-        for start in 0..9 {
-            if seen >> start & 1 != 0 {
-                continue;
-            }
-            let mut col = start;
-            let mut top = left[start] & left[start].wrapping_neg();
-            // Way 0 puts `top` in the second row and `bottom` in the third, way 1 the other
-            // way round; a given (0 or one digit) in either row that disagrees rules one out.
-            let (mut bad0, mut bad1) = (0u16, 0u16);
-            loop {
-                seen |= 1 << col;
-                let bottom = left[col] & !top;
-                let (b, c) = (fb[col], fc[col]);
-                bad0 |= (b & !top) | (c & !bottom);
-                bad1 |= (b & !bottom) | (c & !top);
-                // `bottom` stands in the stack that is neither this one nor its first-row one
-                // (the two differ, so 3 minus both is that stack).
-                let d = bottom.trailing_zeros() as usize & 15;
-                let first = usize::from(t[1] >> d & 1) + 2 * usize::from(t[2] >> d & 1);
-                let next = usize::from(self.column[(3 - STACK[col] - first) & 3][d]);
-                if next == start {
-                    break;
-                }
-                col = next & 15;
-                top = bottom;
-            }
-            let k = u64::from(bad0 == 0) + u64::from(bad1 == 0);
-            ways *= if self.halve && start == 0 { k / 2 } else { k };
-            if ways == 0 {
-                return 0;
-            }
-        }
-        ways
+        // `bottom` stands in the stack that is neither this one nor its first-row one (the two
+        // differ, so 3 minus both is that stack).
+        let next = |col: usize, bottom: u16| {
+            let d = bottom.trailing_zeros() as usize & 15;
+            let first = usize::from(t[1] >> d & 1) + 2 * usize::from(t[2] >> d & 1);
+            usize::from(self.column[(3 - STACK[col] - first) & 3][d])
+        };
+        cycles(9, &left, self.g, self.halve, next)
     }
+}
+
+/// The ways of a band's two rows below the first once the first is taken: `left[c]` holds the
+/// two digits column `c` (of `n`) has left, and `next(c, d)` is the other column where digit
+/// `d` (one bit) of column `c` is left. The columns form cycles (column, digit, column, ...),
+/// each of which alternates between the two rows in two ways, or one or none under the
+/// givens of `g`; `halve` counts the cycle through column 0 once.
+#[inline]
+fn cycles(
+    n: usize,
+    left: &[u16; 16],
+    g: &ThreeRows,
+    halve: bool,
+    next: impl Fn(usize, u16) -> usize,
+) -> u64 {
+    let (fb, fc) = (&g.fb, &g.fc);
+    let mut seen = 0u32;
+    let mut ways = 1u64;
+    for start in 0..n {
+        if seen >> start & 1 != 0 {
+            continue;
+        }
+        let mut col = start;
+        let mut top = left[start] & left[start].wrapping_neg();
+        // Way 0 puts `top` in the second row and `bottom` in the third, way 1 the other way
+        // round; a given (0 or one digit) in either row that disagrees rules one out.
+        let (mut bad0, mut bad1) = (0u16, 0u16);
+        loop {
+            seen |= 1 << col;
+            let bottom = left[col] & !top;
+            let (b, c) = (fb[col], fc[col]);
+            bad0 |= (b & !top) | (c & !bottom);
+            bad1 |= (b & !bottom) | (c & !top);
+            let to = next(col, bottom);
+            if to == start {
+                break;
+            }
+            col = to & 15;
+            top = bottom;
+        }
+        let k = u64::from(bad0 == 0) + u64::from(bad1 == 0);
+        ways *= if halve && start == 0 { k / 2 } else { k };
+        if ways == 0 {
+            return 0;
+        }
+    }
+    ways
 }
 
 /// One count of [`ThreeRows`] with stacks of `C` columns: the band's givens, the columns'
@@ -402,43 +420,17 @@ impl<const C: usize> Walk<'_, C> {
     /// counts the cycle through column 0 once.
     #[inline]
     fn two_rows(&self, halve: bool) -> u64 {
-        let n = 3 * C;
         let mut left = [0u16; 16];
-        for ((l, &set), &picked) in left.iter_mut().zip(&self.set).zip(&self.picked).take(n) {
+        for ((l, &set), &picked) in left.iter_mut().zip(&self.set).zip(&self.picked) {
             *l = set & !picked;
         }
-        let mut seen = 0u32;
-        let mut ways = 1u64;
-        for start in 0..n {
-            if seen >> start & 1 != 0 {
-                continue;
-            }
-            let mut col = start;
-            let mut top = left[start] & left[start].wrapping_neg();
-            let (mut ok0, mut ok1) = (true, true);
-            loop {
-                seen |= 1 << col;
-                let bottom = left[col] & !top;
-                if self.g.fixes_bc {
-                    let (fb, fc) = (self.g.fb[col], self.g.fc[col]);
-                    ok0 &= (fb == 0 || fb == top) && (fc == 0 || fc == bottom);
-                    ok1 &= (fb == 0 || fb == bottom) && (fc == 0 || fc == top);
-                }
-                let d = bottom.trailing_zeros() as usize;
-                let next = (self.col_sum[d] - self.matched[d] - col as u8) as usize;
-                if next == start {
-                    break;
-                }
-                col = next;
-                top = bottom;
-            }
-            let k = u64::from(ok0) + u64::from(ok1);
-            ways *= if halve && start == 0 { k / 2 } else { k };
-            if ways == 0 {
-                return 0;
-            }
-        }
-        ways
+        // Each digit's three columns sum to `col_sum`: the other column where it is left is
+        // that sum less the first row's column and this one.
+        let next = |col: usize, bottom: u16| {
+            let d = bottom.trailing_zeros() as usize & 15;
+            usize::from(self.col_sum[d] - self.matched[d] - col as u8)
+        };
+        cycles(3 * C, &left, self.g, halve, next)
     }
 }
 
