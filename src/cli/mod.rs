@@ -41,28 +41,6 @@ fn pointless(command: &Command) -> Option<(&'static str, String)> {
     let (name, common) = match command {
         Command::Count { common, .. } => ("count", common),
         Command::Check { common, .. } => ("check", common),
-        _ => return pointless_layout(command),
-    };
-    // count and check print no board but the puzzle of --json, and --explain's boards.
-    let explain = matches!(command, Command::Check { explain: true, .. });
-    if common.output_alphabet.is_some() && !common.json && !explain {
-        return Some((
-            name,
-            format!(
-                "--output-alphabet does nothing in {name} without --json{}: it writes boards, \
-                 and {name} prints none",
-                if name == "check" { " or --explain" } else { "" }
-            ),
-        ));
-    }
-    pointless_layout(command)
-}
-
-/// [`pointless`] for the layout options (`--format`, `dump --force`).
-fn pointless_layout(command: &Command) -> Option<(&'static str, String)> {
-    let (name, common) = match command {
-        Command::Count { common, .. } => ("count", common),
-        Command::Check { common, .. } => ("check", common),
         Command::Solve { common } => ("solve", common),
         Command::Candidates { common, .. } => ("candidates", common),
         Command::Dump {
@@ -85,6 +63,22 @@ fn pointless_layout(command: &Command) -> Option<(&'static str, String)> {
         | Command::Completions { .. }
         | Command::Man => return None,
     };
+    // count and check print no board but the puzzle of --json, and --explain's boards.
+    let explain = matches!(command, Command::Check { explain: true, .. });
+    if matches!(name, "count" | "check")
+        && common.output_alphabet.is_some()
+        && !common.json
+        && !explain
+    {
+        return Some((
+            name,
+            format!(
+                "--output-alphabet does nothing in {name} without --json{}: it writes boards, \
+                 and {name} prints none",
+                if name == "check" { " or --explain" } else { "" }
+            ),
+        ));
+    }
     let format = common.format?;
     let format = match format {
         sudoku_enum::format::Layout::Line => "line",
