@@ -164,8 +164,10 @@ impl ThreeRows {
     /// stacks' first-row choices rather than searching column by column: a stack's choices
     /// are the digit sets taking one allowed digit from each of its columns (at most 27);
     /// for each choice of the stack with the fewest, each choice of the next that avoids it
-    /// is enumerated, and the digits left must be a choice of the third stack (a bit in a
-    /// table of its 512 digit sets). Each matching found counts the other two rows' ways.
+    /// is enumerated, and the digits left must be a choice of the third stack (each of its
+    /// columns allows one of them; tested with four masks, which cost a fifth of the
+    /// instructions less than a table of its choices made per count). Each matching found
+    /// counts the other two rows' ways.
     fn count_nine(&self, sets: &[u64]) -> u128 {
         const ALL: u16 = 0x1FF;
         let mut set = [0u16; 9];
@@ -199,11 +201,10 @@ impl ThreeRows {
         if sizes[outer] == 0 {
             return 0;
         }
-        // The third stack's choices, as bits of a table of digit sets.
-        let mut table = [0u64; 8];
-        for_each_choice(&allow[3 * last..3 * last + 3], 0, |t| {
-            table[usize::from(t >> 6)] |= 1 << (t & 63);
-        });
+        // The digits the other two leave are a choice of the third stack when its columns
+        // allow them all and each column one of them (they are three, the columns disjoint).
+        let l = [allow[3 * last], allow[3 * last + 1], allow[3 * last + 2]];
+        let outside = ALL & !(l[0] | l[1] | l[2]);
         let nine = Nine {
             g: self,
             set,
@@ -215,7 +216,7 @@ impl ThreeRows {
         for_each_choice(&allow[3 * outer..3 * outer + 3], 0, |to| {
             for_each_choice(m, to, |tm| {
                 let rest = ALL & !(to | tm);
-                if table[usize::from(rest >> 6)] >> (rest & 63) & 1 != 0 {
+                if rest & outside == 0 && rest & l[0] != 0 && rest & l[1] != 0 && rest & l[2] != 0 {
                     let mut t = [0u16; 3];
                     (t[outer], t[middle], t[last]) = (to, tm, rest);
                     total += nine.two_rows(t);

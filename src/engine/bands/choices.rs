@@ -14,9 +14,11 @@
 
 use super::Plan;
 
-/// Words of a way in a list: the `cols` column masks come first, then these.
+/// Words of a way in a list: the `cols` column masks come first, then these. The way's row
+/// signature in its band (see [`Hall`]; with the next band's, where they share a word).
 pub(super) const SIG: usize = 0;
-/// The signature of the next band (when it is the last), after [`SIG`].
+/// The signature of the next band (the next band offers every row unless it is the last), or
+/// 0 where it shares [`SIG`]'s word.
 pub(super) const SIG_NEXT: usize = 1;
 /// The digits' places in this band (two words, see `places`).
 pub(super) const PLACES: usize = 2;
@@ -82,7 +84,12 @@ impl Plan {
                         None => return,
                     }
                 } else {
-                    self.hall.as_ref().map_or(0, |h| h.full)
+                    self.hall.as_ref().map_or(0, |h| h.one)
+                };
+                // Both signatures in one word where they fit (see `Hall::packed`).
+                let (here, next) = match &self.hall {
+                    Some(h) if h.packed => (here | next << 32, 0),
+                    _ => (here, next),
                 };
                 let (mut places, mut places_next) = (0u128, 0u128);
                 if let Some(p) = &self.places {
@@ -157,7 +164,7 @@ impl Plan {
     #[inline]
     pub(super) fn hall_ok(&self, before: &[[u64; 2]], sig: [u64; 2], last: bool) -> bool {
         let Some(h) = &self.hall else { return true };
-        for k in 0..2 {
+        for k in 0..if h.packed { 1 } else { 2 } {
             let mut all = sig[k];
             for prev in before {
                 if h.pairs(prev[k] | sig[k]) != h.low {
@@ -255,10 +262,16 @@ fn reach_table(rows: usize) -> &'static [u16] {
 #[derive(Debug, Clone)]
 pub(super) struct Hall {
     rows: usize,
-    /// The lowest bit of each digit's group.
+    /// A way's signatures of its band and of the next share its first word (this band's in
+    /// the low 32 bits), where each fits in 32 bits: one check covers both bands.
+    packed: bool,
+    /// The lowest bit of each digit's group (of both bands, when `packed`).
     low: u64,
-    /// Every bit of every digit's group.
-    pub(super) full: u64,
+    /// Every bit of every digit's group (of both bands, when `packed`).
+    full: u64,
+    /// Every bit of every digit's group, of one band: the signature of a band that offers
+    /// every digit every row.
+    pub(super) one: u64,
 }
 
 impl Hall {
@@ -267,10 +280,15 @@ impl Hall {
             return None;
         }
         let low = (0..n).fold(0u64, |m, d| m | 1 << (rows * d));
+        let one = low * ((1 << rows) - 1);
+        let packed = rows * n <= 32;
+        let both = |x: u64| if packed { x | x << 32 } else { x };
         Some(Hall {
             rows,
-            low,
-            full: low * ((1 << rows) - 1),
+            packed,
+            low: both(low),
+            full: both(one),
+            one,
         })
     }
 

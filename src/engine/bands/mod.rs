@@ -449,7 +449,8 @@ impl Plan {
                 if here == 0 {
                     continue;
                 }
-                total += here * self.arrange_key(work, b + 1, (&key[1], h[1]), sets, Some(rem));
+                let below = self.arrange_key(work, b + 1, (&key[1], h[1]), sets, Some(rem));
+                total += u128::from(here) * u128::from(below);
             }
         }
         Some(total)
@@ -460,7 +461,7 @@ impl Plan {
         if let Some(p) = &self.places {
             let mut key = [0u64; KEY_WORDS];
             p.key(b, p.of_sets(self.cols, sets), &mut key);
-            return self.arrange_key(work, b, (&key, Cache::hash(&key)), sets, None);
+            return u128::from(self.arrange_key(work, b, (&key, Cache::hash(&key)), sets, None));
         }
         let mut key = [0u64; 64];
         self.pack(sets, &mut key);
@@ -489,13 +490,13 @@ impl Plan {
         (key, hash): (&[u64; KEY_WORDS], u64),
         sets: &[u64],
         rem: Option<&[u64]>,
-    ) -> u128 {
+    ) -> u64 {
         let table = work
             .places
             .as_mut()
             .expect("the tables are made before counting");
         if let Some(v) = table.get(key, hash) {
-            return u128::from(v);
+            return v;
         }
         let v = match rem {
             None => self.arrangements(b, sets),
@@ -507,9 +508,9 @@ impl Plan {
                 self.arrangements(b, &left[..self.n])
             }
         };
-        // Arrangements of bands up to 16 wide fit far below 2^63 (at most (rows!)^(n/rows) · ...,
-        // and the key's shapes have rows ≤ 8).
-        table.put(key, hash, v as u64);
+        // At most (rows!)^n, below 2^63 for every shape with keys (see `Places::new`).
+        let v = v as u64;
+        table.put(key, hash, v);
         v
     }
 

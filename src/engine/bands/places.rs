@@ -37,10 +37,14 @@ pub(super) struct Places {
     /// The side and the number of places.
     n: usize,
     places: usize,
-    /// `parts[(b * n + d) * places + p]`: what digit `d` at place `p` adds to band `b`'s key
-    /// (a histogram count, or its given's field), as words 0–1 and word 2: a key is the sum of
-    /// its digits' parts (fields never overflow, so adding is placing).
-    parts: Vec<(u128, u64)>,
+    /// What digit `d` at place `p` adds to band `b`'s key (a histogram count, or its given's
+    /// field; the fourth word is 0), in chunks of 32 places: `parts[(b * n + d) * chunks + p /
+    /// 32][p % 32]`. A key is the sum of its digits' parts (fields never overflow, so adding
+    /// is placing). With at most 32 places (9×9 and smaller) a digit's parts are one chunk,
+    /// indexed without bounds checks.
+    parts: Vec<[Part; 32]>,
+    /// Chunks of a digit's parts (`places` / 32, rounded up).
+    chunks: usize,
 }
 
 /// Most words of a key (the [`Cache`] slot holds three and the count).
@@ -61,7 +65,18 @@ impl Places {
         if n > 16 || places > 256 || places as u32 * cbits > 128 || rows > 8 {
             return None;
         }
+        // A band has at most (rows!)^n arrangements (each column's digits in some order): the
+        // table keeps counts below 2^63.
+        let factorial = (1..=rows as u64).product::<u64>();
+        if (factorial as f64).log2() * n as f64 >= 63.0 {
+            return None;
+        }
         let hist_bits = places as u32 * cbits;
+        // Keys are summed word by word: no histogram count may straddle two words (a given's
+        // field may, as only its digit adds to it).
+        if hist_bits > 64 && 64 % cbits != 0 {
+            return None;
+        }
         if (hist_bits + n as u32 * (pbits + fbits)).div_ceil(64) as usize > KEY_WORDS {
             return None;
         }
@@ -102,6 +117,7 @@ impl Places {
             n,
             places,
             parts: Vec::new(),
+            chunks: places.div_ceil(32),
         };
         out.parts = out.make_parts(bands);
         Some(out)
@@ -109,9 +125,9 @@ impl Places {
 
     /// The table of digits' parts of keys (see [`Places::parts`]), made by the definition of
     /// a key ([`Places::key_of`]) on one digit at a time.
-    fn make_parts(&self, bands: usize) -> Vec<(u128, u64)> {
-        let (n, places) = (self.n, self.places);
-        let mut parts = vec![(0u128, 0u64); bands * n * places];
+    fn make_parts(&self, bands: usize) -> Vec<[Part; 32]> {
+        let (n, places, chunks) = (self.n, self.places, self.chunks);
+        let mut parts = vec![[[0u64; 4]; 32]; bands * n * chunks];
         for b in 0..bands {
             for d in 0..n {
                 for p in 0..places {
@@ -120,8 +136,7 @@ impl Places {
                     bytes[d] = p as u8;
                     let mut key = [0u64; KEY_WORDS];
                     self.key_of(b, u128::from_le_bytes(bytes), Some(d), &mut key);
-                    parts[(b * n + d) * places + p] =
-                        (u128::from(key[0]) | u128::from(key[1]) << 64, key[2]);
+                    parts[(b * n + d) * chunks + p / 32][p % 32] = [key[0], key[1], key[2], 0];
                 }
             }
         }
@@ -150,17 +165,24 @@ impl Places {
     }
 
     /// The key of band `b` whose digits have the places `places` (byte `d`), into `key`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn key(&self, b: usize, places: u128, key: &mut [u64; KEY_WORDS]) {
         let place = places.to_le_bytes();
-        let parts = &self.parts[b * self.n * self.places..(b + 1) * self.n * self.places];
-        let (mut lo, mut hi) = (0u128, 0u64);
-        for (d, &p) in place[..self.n].iter().enumerate() {
-            let (l, h) = parts[d * self.places + usize::from(p)];
-            lo += l;
-            hi += h;
-        }
-        *key = [lo as u64, (lo >> 64) as u64, hi];
+        let (n, chunks) = (self.n, self.chunks);
+        let parts = &self.parts[b * n * chunks..(b + 1) * n * chunks];
+        let sum = if chunks > 1 {
+            let mut sum = [0u64; 4];
+            for (c, &p) in parts.chunks_exact(chunks).zip(&place) {
+                add_part(&mut sum, &c[usize::from(p) / 32], p);
+            }
+            sum
+        } else if let Ok(parts) = <&[[Part; 32]; 9]>::try_from(parts) {
+            // 9×9: the digits' loop unrolled, without bounds checks.
+            sum_parts(parts.iter().zip(&place))
+        } else {
+            sum_parts(parts.iter().zip(&place))
+        };
+        *key = [sum[0], sum[1], sum[2]];
     }
 
     /// [`Places::key`] by its definition (with `only`, of that digit alone, for the table of
@@ -208,6 +230,29 @@ impl Places {
     }
 }
 
+/// A digit's part of a key: the key's three words and a zero (four words sum in two vector
+/// registers).
+type Part = [u64; 4];
+
+/// Add to `sum` the part of a digit at place `p` (its chunk of 32 places `chunk`), word by word
+/// (no histogram count straddles two words, see [`Places::new`], so no carry crosses them).
+#[inline(always)]
+fn add_part(sum: &mut Part, chunk: &[Part; 32], p: u8) {
+    for (s, &x) in sum.iter_mut().zip(&chunk[usize::from(p) % 32]) {
+        *s = s.wrapping_add(x);
+    }
+}
+
+/// The sum of the parts of digits at their places (each digit's one chunk with the place).
+#[inline(always)]
+fn sum_parts<'a>(digits: impl Iterator<Item = (&'a [Part; 32], &'a u8)>) -> Part {
+    let mut sum = [0u64; 4];
+    for (chunk, &p) in digits {
+        add_part(&mut sum, chunk, p);
+    }
+    sum
+}
+
 /// Two slots of the [`Cache`]: one cache line.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(align(64))]
@@ -233,7 +278,11 @@ impl Cache {
     /// A table of at most about `bytes` bytes, for the shape tagged `shape`.
     pub(super) fn new(shape: u64, bytes: usize) -> Cache {
         let max_lines = (bytes / 64).max(1).next_power_of_two();
-        let n = pages::first_len(std::mem::size_of::<Line>(), 1 << 11, max_lines);
+        // Two huge pages to start with: in one, the ~40,000 band structures of a 9×9 count
+        // with millions of solutions filled the two-slot lines past half, and evictions had a
+        // fifth of the arrangements counted twice (6% of the time of such counts).
+        let n =
+            (2 * pages::first_len(std::mem::size_of::<Line>(), 1 << 11, max_lines)).min(max_lines);
         Cache {
             lines: Slab::filled(n, Line::default()),
             mask: n - 1,
