@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Make 9x9 counting benchmark puzzles from solution grids (one 81-digit grid per line on stdin):
-a filled band (random which) plus a few scattered givens in the other two bands, or a filled band
-plus givens down one column of the other bands. Prints PUZZLE lines; the caller keeps those whose
-count falls in the range it wants.
+a filled band (random which) plus a few scattered givens in the other two bands (scattered), a
+filled band plus givens down one column of the other bands (column), or 18-24 cells of the grid
+kept at random, givens in every band (sparse: one of the recipes of the ground-truth file
+multi_truth_dev.txt). Prints PUZZLE lines; the caller keeps those whose count falls in the
+range it wants.
 
-    counting_puzzles.py KIND SEED COUNT < grids.txt     KIND: scattered | column
+    counting_puzzles.py KIND SEED COUNT < grids.txt     KIND: scattered | column | sparse
 """
 import random, sys
 
@@ -14,6 +16,10 @@ def main():
     rng = random.Random(seed)
     for _ in range(count):
         g = rng.choice(grids)
+        if kind == "sparse":
+            keep = set(rng.sample(range(81), rng.randint(18, 24)))
+            print("".join(g[c] if c in keep else "." for c in range(81)))
+            continue
         band = rng.randrange(3)
         keep = set(range(27 * band, 27 * band + 27))
         others = [c for c in range(81) if c not in keep]
