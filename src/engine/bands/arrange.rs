@@ -172,15 +172,15 @@ impl ThreeRows {
         const ALL: u16 = 0x1FF;
         let mut set = [0u16; 9];
         let mut allow = [0u16; 9];
-        // `column[s][d]`: the column holding digit `d` in stack `s`.
-        let mut column = [[0u8; 16]; 4];
+        // `xor3[d]`: the exclusive or of the three columns holding digit `d`.
+        let mut xor3 = [0u8; 16];
         for (col, &x) in sets.iter().enumerate().take(9) {
             let x = x as u16 & ALL;
             set[col] = x;
             allow[col] = self.first_row(col, x);
             let mut m = x;
             while m != 0 {
-                column[col / 3][m.trailing_zeros() as usize & 15] = col as u8;
+                xor3[m.trailing_zeros() as usize & 15] ^= col as u8;
                 m &= m - 1;
             }
         }
@@ -208,7 +208,7 @@ impl ThreeRows {
         let nine = Nine {
             g: self,
             set,
-            column,
+            xor3,
             halve,
         };
         let mut total = 0u64;
@@ -256,14 +256,14 @@ fn for_each_choice(allow: &[u16], avoid: u16, mut f: impl FnMut(u16)) {
     }
 }
 
-/// A count of [`ThreeRows::count_nine`]: the band's givens, the columns' digits and each
-/// digit's column in each stack.
+/// A count of [`ThreeRows::count_nine`]: the band's givens, the columns' digits and, for each
+/// digit, the exclusive or of its three columns.
 struct Nine<'a> {
     g: &'a ThreeRows,
     set: [u16; 9],
-    /// `column[s][d]`: the column of digit `d` in stack `s` (`s` = 3 and `d` > 8 unused: room to
-    /// index without bounds checks).
-    column: [[u8; 16]; 4],
+    /// `xor3[d]`: the exclusive or of the columns of digit `d` (`d` > 8 unused: room to index
+    /// without bounds checks).
+    xor3: [u8; 16],
     /// Count the cycle through column 0 once.
     halve: bool,
 }
@@ -277,15 +277,16 @@ impl Nine<'_> {
     fn two_rows(&self, t: [u16; 3]) -> u64 {
         const STACK: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
         let mut left = [0u16; 16];
+        // `other[d]`: the exclusive or of the two columns where digit `d` is left (its three
+        // columns but the one that gave it to the first row).
+        let mut other = self.xor3;
         for (col, l) in left.iter_mut().enumerate().take(9) {
-            *l = self.set[col] & !t[STACK[col]];
+            let first = self.set[col] & t[STACK[col]];
+            *l = self.set[col] ^ first;
+            other[first.trailing_zeros() as usize & 15] ^= col as u8;
         }
-        // `bottom` stands in the stack that is neither this one nor its first-row one (the two
-        // differ, so 3 minus both is that stack).
         let next = |col: usize, bottom: u16| {
-            let d = bottom.trailing_zeros() as usize & 15;
-            let first = usize::from(t[1] >> d & 1) + 2 * usize::from(t[2] >> d & 1);
-            usize::from(self.column[(3 - STACK[col] - first) & 3][d])
+            usize::from(other[bottom.trailing_zeros() as usize & 15]) ^ col
         };
         cycles(9, &left, self.g, self.halve, next)
     }

@@ -158,6 +158,16 @@ impl Plan {
         Some(sig)
     }
 
+    /// [`Plan::hall_ok`] for the last stack after two others (signatures `a` and `b`), all
+    /// signatures packed (bands of three rows, nine wide or less): the checks written out.
+    #[inline]
+    pub(super) fn hall_ok_third(&self, a: u64, b: u64, sig: u64) -> bool {
+        let Some(h) = &self.hall else { return true };
+        debug_assert!(h.packed && h.rows == 3);
+        let pairs = |u: u64| ((u & u >> 1) | (u & u >> 2) | (u >> 1 & u >> 2)) & h.low;
+        (a | b | sig) == h.full && pairs(a | sig) == h.low && pairs(b | sig) == h.low
+    }
+
     /// Whether the signatures of the stacks chosen so far (`before`) and a new one can still
     /// give every digit a different row in each stack (Hall's condition on pairs, and on all
     /// the stacks once `last`), in this band and in the next.
@@ -275,6 +285,11 @@ pub(super) struct Hall {
 }
 
 impl Hall {
+    /// Whether [`Plan::hall_ok_third`] applies: three rows, signatures packed.
+    pub(super) fn third(&self) -> bool {
+        self.packed && self.rows == 3
+    }
+
     pub(super) fn new(rows: usize, n: usize) -> Option<Hall> {
         if !(2..=3).contains(&rows) || rows * n > 64 {
             return None;

@@ -410,6 +410,9 @@ impl Plan {
         let count = ways.len() / stride;
         let mut total = 0u128;
         let mut next = 0;
+        // Nine wide and less, the three stacks' Hall check written out.
+        let third = self.hall.as_ref().is_some_and(|h| h.third()) && s == 2;
+        let (a, c) = (at.sigs[0][0], at.sigs[1][0]);
         while next < count {
             // The keys of the next batch of ways that pass Hall's condition.
             let mut k = 0;
@@ -417,8 +420,12 @@ impl Plan {
                 let i = next;
                 next += 1;
                 let extra = &ways[i * stride + cols..(i + 1) * stride];
-                let sig = [extra[SIG], extra[SIG_NEXT]];
-                if !self.hall_ok(&at.sigs[..s], sig, true) {
+                let ok = if third {
+                    self.hall_ok_third(a, c, extra[SIG])
+                } else {
+                    self.hall_ok(&at.sigs[..s], [extra[SIG], extra[SIG_NEXT]], true)
+                };
+                if !ok {
                     continue;
                 }
                 let word = |i: usize| u128::from(extra[i]) | u128::from(extra[i + 1]) << 64;
