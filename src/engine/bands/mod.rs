@@ -448,15 +448,28 @@ impl Plan {
             }
             for j in 0..k {
                 let i = at.batch[j];
-                at.sets[s * cols..(s + 1) * cols]
-                    .copy_from_slice(&ways[i * stride..i * stride + cols]);
-                let (key, h) = (at.keys[j], at.hashes[j]);
-                let sets = &at.sets[..n];
-                let here = self.arrange_key(work, b, (&key[0], h[0]), sets, None);
+                let (key, h) = (&at.keys[j], at.hashes[j]);
+                // The column sets are written only for an arrangement to count (a miss).
+                let here = match work.places.as_ref().and_then(|t| t.get(&key[0], h[0])) {
+                    Some(v) => v,
+                    None => {
+                        at.sets[s * cols..(s + 1) * cols]
+                            .copy_from_slice(&ways[i * stride..i * stride + cols]);
+                        self.count_key(work, b, (&key[0], h[0]), &at.sets[..n], None)
+                    }
+                };
                 if here == 0 {
                     continue;
                 }
-                let below = self.arrange_key(work, b + 1, (&key[1], h[1]), sets, Some(rem));
+                let below = match work.places.as_ref().and_then(|t| t.get(&key[1], h[1])) {
+                    Some(v) => v,
+                    None => {
+                        at.sets[s * cols..(s + 1) * cols]
+                            .copy_from_slice(&ways[i * stride..i * stride + cols]);
+                        let sets = &at.sets[..n];
+                        self.count_key(work, b + 1, (&key[1], h[1]), sets, Some(rem))
+                    }
+                };
                 total += u128::from(here) * u128::from(below);
             }
         }
@@ -468,7 +481,12 @@ impl Plan {
         if let Some(p) = &self.places {
             let mut key = [0u64; KEY_WORDS];
             p.key(b, p.of_sets(self.cols, sets), &mut key);
-            return u128::from(self.arrange_key(work, b, (&key, Cache::hash(&key)), sets, None));
+            let hash = Cache::hash(&key);
+            let v = match work.places.as_ref().and_then(|t| t.get(&key, hash)) {
+                Some(v) => v,
+                None => self.count_key(work, b, (&key, hash), sets, None),
+            };
+            return u128::from(v);
         }
         let mut key = [0u64; 64];
         self.pack(sets, &mut key);
@@ -487,10 +505,11 @@ impl Plan {
     }
 
     /// The arrangements of band `b` whose [`Places`] key is `key` (with its [`Cache::hash`]),
-    /// remembered in the table of the shape; its column sets are `sets`, or (with `rem`) what
-    /// `rem` keeps of the columns after `sets`.
-    #[inline]
-    fn arrange_key(
+    /// not in the table of the shape: counted and remembered there. Its column sets are
+    /// `sets`, or (with `rem`) what `rem` keeps of the columns after `sets`. Out of line: the
+    /// lookups' loop stays small.
+    #[inline(never)]
+    fn count_key(
         &self,
         work: &mut Work,
         b: usize,
@@ -498,13 +517,6 @@ impl Plan {
         sets: &[u64],
         rem: Option<&[u64]>,
     ) -> u64 {
-        let table = work
-            .places
-            .as_mut()
-            .expect("the tables are made before counting");
-        if let Some(v) = table.get(key, hash) {
-            return v;
-        }
         let v = match rem {
             None => self.arrangements(b, sets),
             Some(rem) => {
@@ -517,7 +529,10 @@ impl Plan {
         };
         // At most (rows!)^n, below 2^63 for every shape with keys (see `Places::new`).
         let v = v as u64;
-        table.put(key, hash, v);
+        work.places
+            .as_mut()
+            .expect("the tables are made before counting")
+            .put(key, hash, v);
         v
     }
 
