@@ -164,8 +164,7 @@ impl Plan {
     pub(super) fn hall_ok_third(&self, a: u64, b: u64, sig: u64) -> bool {
         let Some(h) = &self.hall else { return true };
         debug_assert!(h.packed && h.rows == 3);
-        let pairs = |u: u64| ((u & u >> 1) | (u & u >> 2) | (u >> 1 & u >> 2)) & h.low;
-        (a | b | sig) == h.full && pairs(a | sig) == h.low && pairs(b | sig) == h.low
+        (a | b | sig) == h.full && h.pairs(a | sig) == h.low && h.pairs(b | sig) == h.low
     }
 
     /// Whether the signatures of the stacks chosen so far (`before`) and a new one can still

@@ -410,9 +410,9 @@ impl Plan {
         let count = ways.len() / stride;
         let mut total = 0u128;
         let mut next = 0;
-        // Nine wide and less, the three stacks' Hall check written out.
-        let third = self.hall.as_ref().is_some_and(|h| h.third()) && s == 2;
-        let (a, c) = (at.sigs[0][0], at.sigs[1][0]);
+        // Three stacks nine wide or less (then `s` is 2): the Hall check written out.
+        let third = self.hall.as_ref().is_some_and(|h| h.third());
+        let (sig0, sig1) = (at.sigs[0][0], at.sigs[1][0]);
         while next < count {
             // The keys of the next batch of ways that pass Hall's condition.
             let mut k = 0;
@@ -421,7 +421,7 @@ impl Plan {
                 next += 1;
                 let extra = &ways[i * stride + cols..(i + 1) * stride];
                 let ok = if third {
-                    self.hall_ok_third(a, c, extra[SIG])
+                    self.hall_ok_third(sig0, sig1, extra[SIG])
                 } else {
                     self.hall_ok(&at.sigs[..s], [extra[SIG], extra[SIG_NEXT]], true)
                 };
