@@ -278,12 +278,27 @@ impl State {
 
     /// Naked and hidden singles to a fixpoint. The queue is empty on return.
     fn propagate(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
-        let result = self.propagate_inner(t, queue);
+        self.propagate_with(t, queue, &mut [])
+    }
+
+    /// [`State::propagate`], with the search's memo of the propagators' last quiet runs.
+    fn propagate_with(
+        &mut self,
+        t: &Tables,
+        queue: &mut Vec<u16>,
+        memo: &mut [u64],
+    ) -> Result<(), Dead> {
+        let result = self.propagate_inner(t, queue, memo);
         queue.clear();
         result
     }
 
-    fn propagate_inner(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+    fn propagate_inner(
+        &mut self,
+        t: &Tables,
+        queue: &mut Vec<u16>,
+        memo: &mut [u64],
+    ) -> Result<(), Dead> {
         loop {
             self.singles(t, queue)?;
             let Some(props) = &t.props else {
@@ -294,7 +309,7 @@ impl State {
                 full: t.full,
                 queue,
             };
-            match props.run(&mut view) {
+            match props.run(&mut view, memo) {
                 Ok(true) => continue,
                 Ok(false) => return Ok(()),
                 Err(Contradiction) => return Err(Dead),
@@ -366,6 +381,29 @@ impl State {
         self.branch_cell_in(0..self.cand.len())
     }
 
+    /// The open cell with the most conflicts per candidate (`scores`: dead ends each cell's
+    /// guesses met, decayed), the fewest candidates breaking ties and where no cell has a
+    /// score: the history heuristic of the Interactive Sudoku Solver's variant search, where
+    /// the rules make some cells far more telling than their candidate counts say.
+    #[inline]
+    fn branch_cell_scored(&self, scores: &[u32]) -> usize {
+        let (mut best, mut best_score, mut best_count) = (usize::MAX, 0u64, 1u64);
+        for (i, (&m, &s)) in self.cand.iter().zip(scores).enumerate() {
+            if m != 0 {
+                let k = u64::from(m.count_ones());
+                let s = u64::from(s);
+                // s / k > best_score / best_count, or equal with fewer candidates.
+                if best == usize::MAX
+                    || s * best_count > best_score * k
+                    || (s * best_count == best_score * k && k < best_count)
+                {
+                    (best, best_score, best_count) = (i, s, k);
+                }
+            }
+        }
+        best
+    }
+
     /// [`State::branch_cell`] among the cells of `range` (which holds an open cell).
     #[inline]
     fn branch_cell_in(&self, range: std::ops::Range<usize>) -> usize {
@@ -413,10 +451,48 @@ impl Generic {
     }
 }
 
-/// Per-search scratch: one state per depth, grown on first use, plus the singles queue.
+/// Per-search scratch: one state per depth, grown on first use, the singles queue, and for
+/// puzzles with rules the conflict scores of the cells.
 struct Scratch {
     levels: Vec<State>,
     queue: Vec<u16>,
+    /// Dead ends met by each cell's guesses (empty: plain MRV), halved every `DECAY` of them.
+    scores: Vec<u32>,
+    countdown: u32,
+    /// The propagators' memo of their last runs that removed nothing (see `Propagators`).
+    memo: Vec<u64>,
+}
+
+/// How many dead ends pass between two halvings of the conflict scores.
+const DECAY: u32 = 1 << 14;
+
+impl Scratch {
+    fn new(t: &Tables, root: &State) -> Scratch {
+        Scratch {
+            levels: vec![root.clone()],
+            queue: Vec::with_capacity(t.cells),
+            scores: if t.props.is_some() {
+                vec![0; t.cells]
+            } else {
+                Vec::new()
+            },
+            countdown: DECAY,
+            memo: vec![0; t.props.as_ref().map_or(0, Propagators::memo_len)],
+        }
+    }
+
+    /// A guess in `cell` met a dead end.
+    #[inline]
+    fn conflict(&mut self, cell: usize) {
+        if let Some(s) = self.scores.get_mut(cell) {
+            *s += 1;
+            self.countdown -= 1;
+            if self.countdown == 0 {
+                self.scores.iter_mut().for_each(|s| *s >>= 1);
+                self.countdown = DECAY;
+            }
+        }
+    }
 }
 
 fn search_level<S: Sink>(
@@ -434,7 +510,8 @@ fn search_level<S: Sink>(
             return ctx.solved(&st.value, weight);
         }
         let cell = match ctx.bands {
-            None => st.branch_cell(),
+            None if scratch.scores.is_empty() => st.branch_cell(),
+            None => st.branch_cell_scored(&scratch.scores),
             Some(plan) => {
                 // Counting by bands: at a new boundary, the plan counts what lies below;
                 // else (or where it declines: `asked`) branch in the first open band.
@@ -471,11 +548,12 @@ fn search_level<S: Sink>(
         let child = &mut scratch.levels[level];
         let ok = child
             .assign(t, cell, bit, &mut scratch.queue)
-            .and_then(|()| child.propagate(t, &mut scratch.queue));
+            .and_then(|()| child.propagate_with(t, &mut scratch.queue, &mut scratch.memo));
         scratch.queue.clear();
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
             Err(Dead) => {
+                scratch.conflict(cell);
                 ctx.node()?;
                 ctx.dead_end(w);
             }
@@ -512,10 +590,7 @@ impl Engine for Generic {
     }
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
-        let mut scratch = Scratch {
-            levels: vec![self.st.clone()],
-            queue: Vec::with_capacity(self.t.cells),
-        };
+        let mut scratch = Scratch::new(&self.t, &self.st);
         search_level(&self.t, &mut scratch, 0, ctx, weight, 0)
     }
 

@@ -1,7 +1,7 @@
 //! Geometry of the extra houses and of the chess and neighbour rules: diagonals, windoku
 //! windows, disjoint groups, knight's and king's moves, orthogonal neighbours.
 
-use super::Diagonal;
+use super::{Contradiction, Diagonal, Masks};
 use crate::shape::Shape;
 
 /// The cells of a diagonal, top row first.
@@ -130,5 +130,52 @@ mod tests {
         assert_eq!(chess_pairs(Shape::NINE, true).len(), 224);
         assert_eq!(chess_pairs(Shape::NINE, false).len(), 128 + 144);
         assert_eq!(orthogonal_pairs(Shape::NINE).len(), 144);
+    }
+}
+
+/// Two houses that share two or more cells (a box and a row, a diagonal and a box): the cells
+/// of each outside the other hold the same digits, those the shared cells leave. Each such cell
+/// keeps only the digits the other side can still hold: locked candidates (pointing and
+/// claiming) as one rule.
+#[derive(Debug)]
+pub(super) struct Intersection {
+    /// The first house's cells outside the second.
+    a: Vec<u16>,
+    /// The second house's cells outside the first.
+    b: Vec<u16>,
+}
+
+impl Intersection {
+    /// Every pair of the houses (each of N cells) that share 2 to N-2 cells.
+    pub(super) fn all(houses: &[Vec<u16>]) -> Vec<Intersection> {
+        let mut out = Vec::new();
+        for (i, h) in houses.iter().enumerate() {
+            for g in &houses[i + 1..] {
+                let shared = h.iter().filter(|c| g.contains(c)).count();
+                if shared >= 2 && shared + 2 <= h.len() {
+                    out.push(Intersection {
+                        a: h.iter().copied().filter(|c| !g.contains(c)).collect(),
+                        b: g.iter().copied().filter(|c| !h.contains(c)).collect(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let union = |cells: &[u16], m: &M| cells.iter().fold(0u64, |u, &c| u | m.mask(c.into()));
+        let (ua, ub) = (union(&self.a, m), union(&self.b, m));
+        if ua == ub {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for &c in &self.a {
+            changed |= m.restrict(c.into(), ub)?;
+        }
+        for &c in &self.b {
+            changed |= m.restrict(c.into(), ua)?;
+        }
+        Ok(changed)
     }
 }

@@ -612,6 +612,7 @@ pub(crate) struct Propagators {
     betweens: Vec<lines::Between>,
     sandwiches: Vec<outside::Sandwich>,
     quads: Vec<cells::Quad>,
+    intersections: Vec<houses::Intersection>,
 }
 
 impl Propagators {
@@ -622,14 +623,31 @@ impl Propagators {
             && self.betweens.is_empty()
             && self.sandwiches.is_empty()
             && self.quads.is_empty()
+            && self.intersections.is_empty()
     }
 
-    /// One pass of every propagator; `Ok(true)` when some candidate was removed.
+    /// The length of the memo `run` takes.
+    pub(crate) fn memo_len(&self) -> usize {
+        self.sums.iter().map(sums::Sum::memo_len).sum()
+    }
+
+    /// One pass of every propagator; `Ok(true)` when some candidate was removed. `memo`
+    /// (zeroed, `memo_len` long, kept by the search; empty for none) lets a sum whose cells
+    /// are as they were after a run that removed nothing skip its run.
     #[inline]
-    pub(crate) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+    pub(crate) fn run<M: Masks>(&self, m: &mut M, memo: &mut [u64]) -> Result<bool, Contradiction> {
         let mut changed = self.pairs.run(m)?;
-        for s in &self.sums {
-            changed |= s.run(m)?;
+        if memo.is_empty() {
+            for s in &self.sums {
+                changed |= s.run(m)?;
+            }
+        } else {
+            let mut at = 0;
+            for s in &self.sums {
+                let len = s.memo_len();
+                changed |= s.run_memo(m, &mut memo[at..at + len])?;
+                at += len;
+            }
         }
         for r in &self.renbans {
             changed |= r.run(m)?;
@@ -642,6 +660,9 @@ impl Propagators {
         }
         for q in &self.quads {
             changed |= q.run(m)?;
+        }
+        for i in &self.intersections {
+            changed |= i.run(m)?;
         }
         Ok(changed)
     }
@@ -732,7 +753,32 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         .sums
         .extend(leftovers::in_houses(shape, rules, &out.houses));
     props.sums.extend(leftovers::innies_outies(shape, rules));
+    // Which cells must differ: a house or a different pair holds both.
+    let mut houses_of = vec![Vec::new(); shape.cells()];
+    for (h, house) in out.houses.iter().enumerate() {
+        for &c in house {
+            houses_of[usize::from(c)].push(h);
+        }
+    }
+    let pairs: BTreeSet<(u16, u16)> = out
+        .different
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    let differ = |a: u16, b: u16| {
+        a != b
+            && (houses_of[usize::from(a)]
+                .iter()
+                .any(|h| houses_of[usize::from(b)].contains(h))
+                || pairs.contains(&(a.min(b), a.max(b))))
+    };
+    for sum in &mut props.sums {
+        sum.group(n, differ);
+        sum.link_houses(&out.houses);
+    }
     if !props.is_empty() {
+        // Locked candidates pay where other rules prune: not on their own.
+        props.intersections = houses::Intersection::all(&out.houses);
         out.propagators = Some(props);
     }
     out

@@ -1,5 +1,8 @@
-//! Sums: killer cages (different digits: the digit sets that make the sum), little killers
-//! and arrows (repeats allowed: bounds).
+//! Sums: killer cages (different digits: the digit sets that make the sum, the digits every
+//! such set holds placed or cleared from a shared house), little killers, arrows and the law of
+//! leftovers' derived sums (repeats allowed, but cells that share a house differ: the sums
+//! each group of such cells can make, combined group by group; bounds where the partial sums
+//! do not fit 128 values).
 
 use super::{range_mask, Contradiction, Masks};
 
@@ -12,16 +15,192 @@ pub(super) struct Sum {
     /// For cages (different digits, coefficients 1, N ≤ 16): every set of `cells.len()`
     /// digits that sums to the target.
     combos: Option<Vec<u64>>,
+    /// For cages: the houses that hold two or more of the cage's cells (see `link_houses`).
+    links: Vec<Link>,
+    /// For sums with repeats whose partial sums fit 128 values: the least partial sum (the
+    /// filter `run_reach` counts sums from it).
+    reach_base: Option<i64>,
+    /// For `run_reach`: the cells in runs that must hold different digits (see `group`), in
+    /// order; one cell each until `group` is called.
+    groups: Vec<Group>,
+}
+
+/// Cells of a sum (`cells[start..start + len]`) with one coefficient that must hold different
+/// digits (they share a house, a cage or a rule's different pair).
+#[derive(Debug)]
+struct Group {
+    start: usize,
+    len: usize,
+    coef: i64,
+    /// Every set of `len` digits (of 1..=N): its mask and its sum.
+    sets: Vec<(u64, u32)>,
+}
+
+impl Group {
+    /// The digit sets whose digits the group's cells (`masks`, the sum's cells' candidates)
+    /// can hold one each, as far as a set fits cell by cell: `f(set, sum)` for each.
+    #[inline]
+    fn each_set(&self, masks: &[u64], mut f: impl FnMut(u64, u32)) {
+        let ms = &masks[self.start..self.start + self.len];
+        let (mut union, mut fixed) = (0u64, 0u64);
+        for &mask in ms {
+            union |= mask;
+            if mask & mask.wrapping_sub(1) == 0 {
+                fixed |= mask;
+            }
+        }
+        for &(set, sum) in &self.sets {
+            if set & union == set && set & fixed == fixed && ms.iter().all(|&x| x & set != 0) {
+                f(set, sum);
+            }
+        }
+    }
+
+    fn new(n: usize, start: usize, len: usize, coef: i64) -> Group {
+        let sets = (0u64..1 << n)
+            .filter(|m| m.count_ones() as usize == len)
+            .map(|m| {
+                (
+                    m,
+                    (0..n as u32)
+                        .filter(|d| m >> d & 1 == 1)
+                        .map(|d| d + 1)
+                        .sum(),
+                )
+            })
+            .collect();
+        Group {
+            start,
+            len,
+            coef,
+            sets,
+        }
+    }
+}
+
+/// The most digit sets a group of a sum may list.
+const GROUP_SETS: usize = 256;
+
+/// The most cells of a group of a sum: larger groups prune more but cost more than they save
+/// (measured on the ISS killer and little-killer puzzles).
+const GROUP_CELLS: usize = 3;
+
+/// The most ways (product of candidate counts) a group's cells are walked digit by digit.
+const ASSIGN_WAYS: u32 = 256;
+
+/// The assignments of different digits to a group's cells (`masks`) whose sum is one of
+/// `sums`: the digits each cell takes in one (`support`) and the sums made (`hit`).
+struct Assign<'a> {
+    masks: &'a [u64],
+    sums: u128,
+    support: [u64; REACH_CELLS],
+    hit: u128,
+    path: [u64; REACH_CELLS],
+}
+
+impl Assign<'_> {
+    fn walk(&mut self, j: usize, used: u64, sum: u32) {
+        if j == self.masks.len() {
+            if self.sums >> sum & 1 == 1 {
+                self.hit |= 1 << sum;
+                for (s, &p) in self.support.iter_mut().zip(&self.path[..j]) {
+                    *s |= p;
+                }
+            }
+            return;
+        }
+        let mut free = self.masks[j] & !used;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free &= free - 1;
+            self.path[j] = bit;
+            self.walk(j + 1, used | bit, sum + bit.trailing_zeros() + 1);
+        }
+    }
+}
+
+/// The most cells the exact filter of sums with repeats takes.
+const REACH_CELLS: usize = 16;
+
+/// A house that holds some of a cage's cells: a digit the cage must hold, whose places in the
+/// cage all lie in this house, leaves the house's other cells.
+#[derive(Debug)]
+struct Link {
+    /// The cage's cells in the house (bit `i`: the cage's `i`-th cell).
+    members: u64,
+    /// The house's cells outside the cage.
+    others: Vec<u16>,
 }
 
 impl Sum {
     /// A linear sum; repeats allowed.
-    pub(super) fn linear(_n: usize, cells: &[usize], coef: &[i64], target: i64) -> Sum {
+    pub(super) fn linear(n: usize, cells: &[usize], coef: &[i64], target: i64) -> Sum {
+        // Every partial sum lies between the negative terms at their most and the positive
+        // ones at theirs.
+        let n = n as i64;
+        let base: i64 = coef.iter().filter(|&&k| k < 0).map(|&k| k * n).sum();
+        let top: i64 = coef.iter().filter(|&&k| k > 0).map(|&k| k * n).sum();
+        let fits = cells.len() <= REACH_CELLS && top - base < 128 && n <= 16;
+        let groups = if fits {
+            (0..cells.len())
+                .map(|i| Group::new(n as usize, i, 1, coef[i]))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Sum {
             cells: cells.iter().map(|&c| c as u16).collect(),
             coef: coef.to_vec(),
             target,
             combos: None,
+            links: Vec::new(),
+            reach_base: fits.then_some(base),
+            groups,
+        }
+    }
+
+    /// Gather a sum's cells (repeats allowed) into groups that must hold different digits:
+    /// `differ(a, b)` says whether two cells must. Greedy: each cell joins the first group of
+    /// its coefficient whose cells it all differs from, while the group's digit sets stay few.
+    /// Cells are reordered group by group.
+    pub(super) fn group(&mut self, n: usize, differ: impl Fn(u16, u16) -> bool) {
+        if self.reach_base.is_none() {
+            return;
+        }
+        // Cells that all differ, with one coefficient of 1 or -1: a cage (of the target, or
+        // of its opposite).
+        let k = self.coef[0];
+        let all_differ = self
+            .cells
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| self.cells[i + 1..].iter().all(|&b| differ(a, b)));
+        if k.abs() == 1 && self.coef.iter().all(|&x| x == k) && all_differ && self.target * k > 0 {
+            let cells: Vec<usize> = self.cells.iter().map(|&c| usize::from(c)).collect();
+            *self = Sum::cage(n, &cells, (self.target * k) as u32);
+            return;
+        }
+        let mut groups: Vec<(i64, Vec<u16>)> = Vec::new();
+        for (&c, &k) in self.cells.iter().zip(&self.coef) {
+            let fits = |g: &&mut (i64, Vec<u16>)| {
+                g.0 == k
+                    && g.1.len() < GROUP_CELLS
+                    && g.1.iter().all(|&o| differ(o, c))
+                    && choose(n, g.1.len() + 1) <= GROUP_SETS
+            };
+            match groups.iter_mut().find(|g| fits(g)) {
+                Some(g) => g.1.push(c),
+                None => groups.push((k, vec![c])),
+            }
+        }
+        self.cells.clear();
+        self.coef.clear();
+        self.groups.clear();
+        for (k, cells) in groups {
+            self.groups
+                .push(Group::new(n, self.cells.len(), cells.len(), k));
+            self.coef.extend(cells.iter().map(|_| k));
+            self.cells.extend(cells);
         }
     }
 
@@ -45,13 +224,76 @@ impl Sum {
             coef: vec![1; cells.len()],
             target: i64::from(sum),
             combos,
+            links: Vec::new(),
+            reach_base: None,
+            groups: Vec::new(),
         }
     }
 
+    /// Note the houses (each a list of cells) that hold two or more of a cage's cells (at
+    /// most 64 cells): the cage's required digits then leave the rest of such a house.
+    pub(super) fn link_houses(&mut self, houses: &[Vec<u16>]) {
+        if (self.combos.is_none() && self.groups.iter().all(|g| g.len < 2)) || self.cells.len() > 64
+        {
+            return;
+        }
+        for house in houses {
+            let members = self
+                .cells
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| house.contains(c))
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            if members.count_ones() >= 2 {
+                let others = house
+                    .iter()
+                    .copied()
+                    .filter(|c| !self.cells.contains(c))
+                    .collect();
+                self.links.push(Link { members, others });
+            }
+        }
+    }
+
+    /// The words of this sum's memo: a flag, then its cells' candidates.
+    pub(super) fn memo_len(&self) -> usize {
+        self.cells.len() + 1
+    }
+
+    /// [`Sum::run`], skipped where the cells' candidates are those `memo` holds from a run
+    /// that removed nothing (the same candidates would remove nothing again: a run reads
+    /// only its cells).
+    #[inline]
+    pub(super) fn run_memo<M: Masks>(
+        &self,
+        m: &mut M,
+        memo: &mut [u64],
+    ) -> Result<bool, Contradiction> {
+        let (flag, masks) = memo.split_at_mut(1);
+        if flag[0] == 1
+            && self
+                .cells
+                .iter()
+                .zip(masks.iter())
+                .all(|(&c, &x)| m.mask(usize::from(c)) == x)
+        {
+            return Ok(false);
+        }
+        let changed = self.run(m)?;
+        flag[0] = u64::from(!changed);
+        if !changed {
+            for (&c, x) in self.cells.iter().zip(masks.iter_mut()) {
+                *x = m.mask(usize::from(c));
+            }
+        }
+        Ok(changed)
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        match &self.combos {
-            Some(combos) => self.run_combos(combos, m),
-            None => self.run_bounds(m),
+        match (&self.combos, self.reach_base) {
+            (Some(combos), _) => self.run_combos(combos, m),
+            (None, Some(base)) => self.run_reach(base, m),
+            (None, None) => self.run_bounds(m),
         }
     }
 
@@ -65,7 +307,7 @@ impl Sum {
                 fixed |= mask;
             }
         }
-        let mut allowed = 0u64;
+        let (mut allowed, mut required) = (0u64, u64::MAX);
         'combos: for &combo in combos {
             if combo & fixed != fixed || combo & union != combo {
                 continue;
@@ -76,6 +318,7 @@ impl Sum {
                 }
             }
             allowed |= combo;
+            required &= combo;
         }
         if allowed == 0 {
             return Err(Contradiction);
@@ -83,6 +326,175 @@ impl Sum {
         let mut changed = false;
         for &c in &self.cells {
             changed |= m.restrict(usize::from(c), allowed)?;
+        }
+        changed |= self.place_required(0..self.cells.len(), required & !fixed, m)?;
+        Ok(changed)
+    }
+
+    /// Digits the cells of `range` must hold (different digits, none placed yet): one place
+    /// left is a hidden single; places all in one house clear the digit from the rest of that
+    /// house.
+    fn place_required<M: Masks>(
+        &self,
+        range: std::ops::Range<usize>,
+        mut digits: u64,
+        m: &mut M,
+    ) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            let mut places = 0u64;
+            for i in range.clone() {
+                if m.mask(usize::from(self.cells[i])) & bit != 0 {
+                    places |= 1 << i;
+                }
+            }
+            match places.count_ones() {
+                0 => return Err(Contradiction),
+                1 => {
+                    let cell = self.cells[places.trailing_zeros() as usize];
+                    changed |= m.restrict(usize::from(cell), bit)?;
+                }
+                _ => {
+                    for link in &self.links {
+                        if places & !link.members == 0 {
+                            for &c in &link.others {
+                                changed |= m.restrict(usize::from(c), !bit)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Repeats allowed but for the groups of cells that must differ: a group's digit set
+    /// fits when each of its cells can hold one of its digits; each cell keeps the digits of
+    /// the sets some choice of the other groups' sets completes to the target. Partial sums
+    /// (less `base`) are bits of a `u128`: `before[i]` the sums the groups before `i` can
+    /// make, `after` those the groups from `i` on must make.
+    fn run_reach<M: Masks>(&self, base: i64, m: &mut M) -> Result<bool, Contradiction> {
+        let goal = self.target - base;
+        if !(0..128).contains(&goal) {
+            return Err(Contradiction);
+        }
+        let step = |set: u128, by: i64| -> u128 {
+            if by >= 0 {
+                set << by
+            } else {
+                set >> -by
+            }
+        };
+        // All the partial sums of `sums` (a group's sums) times `coef` added to `from`.
+        let spread = |from: u128, mut sums: u128, coef: i64| {
+            let mut out = 0;
+            while sums != 0 {
+                let s = i64::from(sums.trailing_zeros() as u8);
+                sums &= sums - 1;
+                out |= step(from, coef * s);
+            }
+            out
+        };
+        let mut masks = [0u64; REACH_CELLS];
+        for (mask, &c) in masks.iter_mut().zip(&self.cells) {
+            *mask = m.mask(usize::from(c));
+        }
+        let k = self.groups.len();
+        let mut before = [0u128; REACH_CELLS + 1];
+        let mut made = [0u128; REACH_CELLS];
+        // The union and the common digits of each group's sets.
+        let mut spans = [(0u64, 0u64); REACH_CELLS];
+        before[0] = 1 << -base;
+        for (i, g) in self.groups.iter().enumerate() {
+            made[i] = if g.len == 1 {
+                u128::from(masks[g.start]) << 1
+            } else {
+                let (mut sums, mut kept, mut required) = (0u128, 0u64, u64::MAX);
+                g.each_set(&masks, |set, sum| {
+                    sums |= 1 << sum;
+                    kept |= set;
+                    required &= set;
+                });
+                spans[i] = (kept, required);
+                sums
+            };
+            before[i + 1] = spread(before[i], made[i], g.coef);
+        }
+        if before[k] >> goal & 1 == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        let mut after: u128 = 1 << goal;
+        for (i, g) in self.groups.iter().enumerate().rev() {
+            // The group's sums that the other groups complete to the target.
+            let mut sums = 0u128;
+            let mut rest = made[i];
+            while rest != 0 {
+                let s = rest.trailing_zeros();
+                rest &= rest - 1;
+                if step(before[i], g.coef * i64::from(s)) & after != 0 {
+                    sums |= 1 << s;
+                }
+            }
+            let cut = sums != made[i];
+            let cells = &self.cells[g.start..g.start + g.len];
+            if g.len == 1 {
+                if cut {
+                    changed |= m.restrict(usize::from(cells[0]), (sums >> 1) as u64)?;
+                }
+            } else {
+                let (mut kept, mut required) = spans[i];
+                if cut {
+                    (kept, required) = (0, u64::MAX);
+                    g.each_set(&masks, |set, sum| {
+                        if sums >> sum & 1 == 1 {
+                            kept |= set;
+                            required &= set;
+                        }
+                    });
+                }
+                {
+                    // Small groups: the digits each cell takes in some assignment of
+                    // different digits that makes one of the sums (a digit set fitting cell
+                    // by cell may still have no assignment).
+                    let mut ms = [0u64; REACH_CELLS];
+                    let mut ways = 1u32;
+                    for (j, x) in ms[..g.len].iter_mut().enumerate() {
+                        *x = masks[g.start + j] & kept;
+                        ways = ways.saturating_mul(x.count_ones());
+                    }
+                    let fixed = ms[..g.len]
+                        .iter()
+                        .filter(|x| *x & x.wrapping_sub(1) == 0)
+                        .fold(0, |f, x| f | x);
+                    if cut && ways <= ASSIGN_WAYS {
+                        let mut found = Assign {
+                            masks: &ms[..g.len],
+                            sums,
+                            support: [0; REACH_CELLS],
+                            hit: 0,
+                            path: [0; REACH_CELLS],
+                        };
+                        found.walk(0, 0, 0);
+                        if found.hit == 0 {
+                            return Err(Contradiction);
+                        }
+                        let (support, hit) = (found.support, found.hit);
+                        ms = support;
+                        sums = hit;
+                    }
+                    for (j, &c) in cells.iter().enumerate() {
+                        changed |= m.restrict(usize::from(c), ms[j])?;
+                    }
+                    if required & !fixed != 0 && self.cells.len() <= 64 {
+                        changed |=
+                            self.place_required(g.start..g.start + g.len, required & !fixed, m)?;
+                    }
+                }
+            }
+            after = spread(after, sums, -g.coef);
         }
         Ok(changed)
     }
@@ -144,6 +556,11 @@ fn span(mask: u64) -> (i64, i64) {
         i64::from(mask.trailing_zeros()) + 1,
         64 - i64::from(mask.leading_zeros()),
     )
+}
+
+/// n choose k (saturating).
+fn choose(n: usize, k: usize) -> usize {
+    (0..k).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
 }
 
 #[inline]
