@@ -97,42 +97,6 @@ pub(crate) fn orthogonal(shape: Shape, a: usize, b: usize) -> bool {
     ra.abs_diff(rb) + ca.abs_diff(cb) == 1
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn windoku_on_9x9_and_6x6() {
-        let w = windows(Shape::NINE);
-        assert_eq!(w.len(), 4);
-        assert_eq!(w[0], vec![10, 11, 12, 19, 20, 21, 28, 29, 30]);
-        let six = windows(Shape::new(2, 3).unwrap());
-        assert_eq!(six, vec![vec![7, 8, 9, 13, 14, 15]]);
-    }
-
-    #[test]
-    fn disjoint_groups_take_one_cell_per_box() {
-        let s = Shape::new(2, 3).unwrap();
-        for g in disjoint_groups(s) {
-            let mut boxes: Vec<usize> = g.iter().map(|&c| s.box_of(c)).collect();
-            boxes.sort_unstable();
-            assert_eq!(boxes, (0..6).collect::<Vec<_>>());
-        }
-        assert_eq!(
-            disjoint_groups(Shape::NINE)[0],
-            vec![0, 3, 6, 27, 30, 33, 54, 57, 60]
-        );
-    }
-
-    #[test]
-    fn move_counts() {
-        // 9x9: 2*(8*7)*2 = 224 knight pairs; king: 2*8*8 diagonal + 2*9*8 orthogonal.
-        assert_eq!(chess_pairs(Shape::NINE, true).len(), 224);
-        assert_eq!(chess_pairs(Shape::NINE, false).len(), 128 + 144);
-        assert_eq!(orthogonal_pairs(Shape::NINE).len(), 144);
-    }
-}
-
 /// Two houses that share two or more cells (a box and a row, a diagonal and a box): the cells
 /// of each outside the other hold the same digits, those the shared cells leave. Each such cell
 /// keeps only the digits the other side can still hold: locked candidates (pointing and
@@ -177,5 +141,41 @@ impl Intersection {
             changed |= m.restrict(c.into(), ua)?;
         }
         Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windoku_on_9x9_and_6x6() {
+        let w = windows(Shape::NINE);
+        assert_eq!(w.len(), 4);
+        assert_eq!(w[0], vec![10, 11, 12, 19, 20, 21, 28, 29, 30]);
+        let six = windows(Shape::new(2, 3).unwrap());
+        assert_eq!(six, vec![vec![7, 8, 9, 13, 14, 15]]);
+    }
+
+    #[test]
+    fn disjoint_groups_take_one_cell_per_box() {
+        let s = Shape::new(2, 3).unwrap();
+        for g in disjoint_groups(s) {
+            let mut boxes: Vec<usize> = g.iter().map(|&c| s.box_of(c)).collect();
+            boxes.sort_unstable();
+            assert_eq!(boxes, (0..6).collect::<Vec<_>>());
+        }
+        assert_eq!(
+            disjoint_groups(Shape::NINE)[0],
+            vec![0, 3, 6, 27, 30, 33, 54, 57, 60]
+        );
+    }
+
+    #[test]
+    fn move_counts() {
+        // 9x9: 2*(8*7)*2 = 224 knight pairs; king: 2*8*8 diagonal + 2*9*8 orthogonal.
+        assert_eq!(chess_pairs(Shape::NINE, true).len(), 224);
+        assert_eq!(chess_pairs(Shape::NINE, false).len(), 128 + 144);
+        assert_eq!(orthogonal_pairs(Shape::NINE).len(), 144);
     }
 }

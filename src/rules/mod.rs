@@ -14,7 +14,8 @@
 //! - **propagators** over the candidate masks (`Propagators`): binary relations on pairs of
 //!   cells (kropki, XV, thermometers, whispers, palindromes, non-consecutive and the negative
 //!   rules; `pairs`), sums (cages, little killers, arrows; `sums`), lines (renban, between;
-//!   `lines`), sandwich sums (`outside`) and quadruples and cell sets (`cells`).
+//!   `lines`), sandwich sums (`outside`), quadruples and cell sets (`cells`), and, beside
+//!   any of these, locked candidates between houses that share cells (`houses`).
 //!
 //! Propagators never allocate and never do I/O; each is exact on filled cells (it rejects
 //! every violation once its cells are placed), so the search accepts only true solutions.

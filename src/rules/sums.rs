@@ -261,8 +261,10 @@ impl Sum {
     }
 
     /// [`Sum::run`], skipped where the cells' candidates are those `memo` holds from a run
-    /// that removed nothing (the same candidates would remove nothing again: a run reads
-    /// only its cells).
+    /// that removed nothing: a run decides from its cells' candidates alone, so it would
+    /// remove nothing from them again. (It might clear a required digit from a house's other
+    /// cells that hold it again on another branch: a missed elimination, never a wrong
+    /// solution, since a run on placed cells only checks the sum.)
     #[inline]
     pub(super) fn run_memo<M: Masks>(
         &self,
