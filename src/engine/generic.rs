@@ -38,6 +38,9 @@ pub struct Tables {
     initial: Option<Vec<u64>>,
     /// The rules' propagators, run after singles (see `crate::rules`).
     props: Option<Propagators>,
+    /// Where there are propagators: each cell's branching priority, the conflict scores'
+    /// start (see `Scratch`).
+    priority: Vec<u32>,
 }
 
 impl Tables {
@@ -45,22 +48,29 @@ impl Tables {
         let n = shape.side();
         let cells = shape.cells();
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let (houses_list, different, initial, props): (Vec<Vec<u16>>, _, _, _) = match rules {
-            Some(c) => {
-                let initial = c.initial.iter().any(|&m| m != full).then_some(c.initial);
-                (c.houses, c.different, initial, c.propagators)
-            }
-            None => (
-                shape
-                    .houses()
-                    .iter()
-                    .map(|h| h.iter().map(|&c| c as u16).collect())
-                    .collect(),
-                Vec::new(),
-                None,
-                None,
-            ),
-        };
+        let (houses_list, different, initial, props, priority): (Vec<Vec<u16>>, _, _, _, _) =
+            match rules {
+                Some(c) => {
+                    let initial = c.initial.iter().any(|&m| m != full).then_some(c.initial);
+                    let priority = if c.propagators.is_some() {
+                        c.priority
+                    } else {
+                        Vec::new()
+                    };
+                    (c.houses, c.different, initial, c.propagators, priority)
+                }
+                None => (
+                    shape
+                        .houses()
+                        .iter()
+                        .map(|h| h.iter().map(|&c| c as u16).collect())
+                        .collect(),
+                    Vec::new(),
+                    None,
+                    None,
+                    Vec::new(),
+                ),
+            };
         let mut of_cell: Vec<Vec<u16>> = vec![Vec::new(); cells];
         for (h, house) in houses_list.iter().enumerate() {
             debug_assert_eq!(house.len(), n);
@@ -105,6 +115,7 @@ impl Tables {
             house_start,
             initial,
             props,
+            priority,
         }
     }
 
@@ -381,10 +392,11 @@ impl State {
         self.branch_cell_in(0..self.cand.len())
     }
 
-    /// The open cell with the most conflicts per candidate (`scores`: dead ends each cell's
-    /// guesses met, decayed), the fewest candidates breaking ties and where no cell has a
-    /// score: the history heuristic of the Interactive Sudoku Solver's variant search, where
-    /// the rules make some cells far more telling than their candidate counts say.
+    /// The open cell with the highest score per candidate (`scores`: each cell's priority,
+    /// the sizes of the houses and rules that hold it, plus the dead ends its guesses met,
+    /// decayed), the fewest candidates breaking ties: the history heuristic of the
+    /// Interactive Sudoku Solver's variant search, where the rules make some cells far more
+    /// telling than their candidate counts say.
     #[inline]
     fn branch_cell_scored(&self, scores: &[u32]) -> usize {
         let (mut best, mut best_score, mut best_count) = (usize::MAX, 0u64, 1u64);
@@ -456,7 +468,8 @@ impl Generic {
 struct Scratch {
     levels: Vec<State>,
     queue: Vec<u16>,
-    /// Dead ends met by each cell's guesses (empty: plain MRV), halved every `DECAY` of them.
+    /// Each cell's priority plus the dead ends its guesses met (empty: plain MRV), halved
+    /// every `DECAY` dead ends.
     scores: Vec<u32>,
     countdown: u32,
     /// The propagators' memo of their last runs that removed nothing (see `Propagators`).
@@ -471,11 +484,7 @@ impl Scratch {
         Scratch {
             levels: vec![root.clone()],
             queue: Vec::with_capacity(t.cells),
-            scores: if t.props.is_some() {
-                vec![0; t.cells]
-            } else {
-                Vec::new()
-            },
+            scores: t.priority.clone(),
             countdown: DECAY,
             memo: vec![0; t.props.as_ref().map_or(0, Propagators::memo_len)],
         }

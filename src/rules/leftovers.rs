@@ -44,11 +44,12 @@ pub(super) fn in_houses(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec
     out
 }
 
-/// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones) and over
-/// each box: with
-/// the cages (with sums, disjoint) that meet the band, Σ(cells of those cages outside the band)
-/// − Σ(cells of the band in none of them) = Σ(their sums) − k·N(N+1)/2. Kept where that names
-/// at most six cells (repeats allowed: a linear sum).
+/// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones), each box
+/// and the first 2 to N-1 boxes: with the cages (with sums, disjoint) that have more than half
+/// their cells in the band, Σ(cells of those cages outside the band) − Σ(cells of the band in
+/// none of them) = Σ(their sums) − k·N(N+1)/2. Kept where that names at most N cells (6 where
+/// all are in cages), two or fewer on one side, as the Interactive Sudoku Solver's optimizer
+/// does (repeats allowed: a linear sum, whose cells that share a house differ).
 pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
     let n = shape.side();
     let total = (n * (n + 1) / 2) as i64;
@@ -85,10 +86,17 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
         }
     }
     if rules.regions.is_none() && !rules.no_boxes {
+        // Each box, and the first 2 to N-1 boxes in reading order.
         for b in 0..n {
             unions.push((
                 (0..shape.cells()).map(|c| shape.box_of(c) == b).collect(),
                 1,
+            ));
+        }
+        for b in 1..n - 1 {
+            unions.push((
+                (0..shape.cells()).map(|c| shape.box_of(c) <= b).collect(),
+                (b + 1) as i64,
             ));
         }
     }
@@ -96,10 +104,16 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
     let mut seen: Vec<(Vec<usize>, Vec<i64>, i64)> = Vec::new();
     for (inside, k) in &unions {
         let inside = |c: usize| inside[c];
-        let mut met = vec![false; cages.len()];
+        // The cages with more than half their cells inside.
+        let mut met = vec![0usize; cages.len()];
         (0..shape.cells())
             .filter(|&c| inside(c) && owner[c] != usize::MAX)
-            .for_each(|c| met[owner[c]] = true);
+            .for_each(|c| met[owner[c]] += 1);
+        let met: Vec<bool> = met
+            .iter()
+            .zip(&cages)
+            .map(|(&k, (cs, _))| 2 * k > cs.len())
+            .collect();
         let mut cells = Vec::new();
         let mut coef = Vec::new();
         let mut target = -k * total;
@@ -112,11 +126,25 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
                 }
             }
         }
-        for c in (0..shape.cells()).filter(|&c| inside(c) && owner[c] == usize::MAX) {
+        let outies = cells.len();
+        for c in
+            (0..shape.cells()).filter(|&c| inside(c) && (owner[c] == usize::MAX || !met[owner[c]]))
+        {
             cells.push(c);
             coef.push(-1);
         }
-        if cells.is_empty() || cells.len() > 6 {
+        let innies = cells.len() - outies;
+        // Cells all in cages already have sums: a new one pays only when short.
+        let limit = if cells.iter().all(|&c| owner[c] != usize::MAX) {
+            6
+        } else {
+            n
+        };
+        if !met.contains(&true)
+            || cells.is_empty()
+            || cells.len() > limit
+            || (innies > 2 && outies > 2)
+        {
             continue;
         }
         let key = (cells.clone(), coef.clone(), target);

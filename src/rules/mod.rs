@@ -600,6 +600,9 @@ pub(crate) struct Compiled {
     pub different: Vec<(u16, u16)>,
     /// Each cell's digits before any given (all but odd, even, pencil-mark cells: full).
     pub initial: Vec<u64>,
+    /// Each cell's branching priority: the sizes of the houses, pairs and rules that hold it
+    /// (sums count more). The search's conflict scores start from these.
+    pub priority: Vec<u32>,
     /// The propagators; `None` when there is none.
     pub propagators: Option<Propagators>,
 }
@@ -694,6 +697,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
             .collect(),
         different: Vec::new(),
         initial: vec![full; shape.cells()],
+        priority: vec![0; shape.cells()],
         propagators: None,
     };
     let mut props = Propagators::default();
@@ -776,6 +780,29 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
     for sum in &mut props.sums {
         sum.group(n, differ);
         sum.link_houses(&out.houses);
+    }
+    // Priorities as the Interactive Sudoku Solver weighs its constraints: a house or rule
+    // adds its number of cells to each of them, a sum max(2N - cells, N).
+    for house in &out.houses {
+        for &c in house {
+            out.priority[usize::from(c)] += house.len() as u32;
+        }
+    }
+    for &(a, b) in &out.different {
+        out.priority[usize::from(a)] += 2;
+        out.priority[usize::from(b)] += 2;
+    }
+    for rule in &rules.rules {
+        let cells = rule.cells();
+        let weight = match rule {
+            Rule::Cage { sum: Some(_), .. } | Rule::LittleKiller { .. } | Rule::Arrow { .. } => {
+                (2 * n).saturating_sub(cells.len()).max(n)
+            }
+            _ => cells.len(),
+        } as u32;
+        for c in cells {
+            out.priority[c] += weight;
+        }
     }
     if !props.is_empty() {
         // Locked candidates pay where other rules prune: not on their own.
