@@ -15,7 +15,8 @@ pub(super) struct Sum {
     /// For cages (different digits, coefficients 1, N ≤ 16): every set of `cells.len()`
     /// digits that sums to the target.
     combos: Option<Vec<u64>>,
-    /// For cages: the houses that hold two or more of the cage's cells (see `link_houses`).
+    /// For cages and sums with groups: the houses that hold two or more of the cells (see
+    /// `link_houses`).
     links: Vec<Link>,
     /// For sums with repeats whose partial sums fit 128 values: the least partial sum (the
     /// filter `run_reach` counts sums from it).
@@ -164,7 +165,7 @@ impl Sum {
     /// its coefficient whose cells it all differs from, while the group's digit sets stay few.
     /// Cells are reordered group by group.
     pub(super) fn group(&mut self, n: usize, differ: impl Fn(u16, u16) -> bool) {
-        if self.reach_base.is_none() {
+        if self.reach_base.is_none() || self.cells.is_empty() {
             return;
         }
         // Cells that all differ, with one coefficient of 1 or -1: a cage (of the target, or
@@ -230,8 +231,8 @@ impl Sum {
         }
     }
 
-    /// Note the houses (each a list of cells) that hold two or more of a cage's cells (at
-    /// most 64 cells): the cage's required digits then leave the rest of such a house.
+    /// Note the houses (each a list of cells) that hold two or more of a cage's or a grouped
+    /// sum's cells (at most 64 cells): required digits then leave the rest of such a house.
     pub(super) fn link_houses(&mut self, houses: &[Vec<u16>]) {
         if (self.combos.is_none() && self.groups.iter().all(|g| g.len < 2)) || self.cells.len() > 64
         {
