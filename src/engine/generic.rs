@@ -52,12 +52,7 @@ impl Tables {
             match rules {
                 Some(c) => {
                     let initial = c.initial.iter().any(|&m| m != full).then_some(c.initial);
-                    let priority = if c.propagators.is_some() {
-                        c.priority
-                    } else {
-                        Vec::new()
-                    };
-                    (c.houses, c.different, initial, c.propagators, priority)
+                    (c.houses, c.different, initial, c.propagators, c.priority)
                 }
                 None => (
                     shape
@@ -141,6 +136,11 @@ impl Tables {
             )),
             None => Tables::get(puzzle.shape()),
         }
+    }
+
+    /// A fresh memo for the propagators (empty where there are none).
+    fn memo(&self) -> Vec<u64> {
+        vec![0; self.props.as_ref().map_or(0, Propagators::memo_len)]
     }
 
     #[inline(always)]
@@ -287,13 +287,10 @@ impl State {
         Ok(())
     }
 
-    /// Naked and hidden singles to a fixpoint. The queue is empty on return.
-    fn propagate(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
-        self.propagate_with(t, queue, &mut [])
-    }
-
-    /// [`State::propagate`], with the search's memo of the propagators' last quiet runs.
-    fn propagate_with(
+    /// Naked and hidden singles and the rules' propagators to a fixpoint. The queue is empty
+    /// on return. `memo`: the propagators' memo of their last quiet runs (`Tables::memo`
+    /// long, kept by the caller across the states it propagates).
+    fn propagate(
         &mut self,
         t: &Tables,
         queue: &mut Vec<u16>,
@@ -486,7 +483,7 @@ impl Scratch {
             queue: Vec::with_capacity(t.cells),
             scores: t.priority.clone(),
             countdown: DECAY,
-            memo: vec![0; t.props.as_ref().map_or(0, Propagators::memo_len)],
+            memo: t.memo(),
         }
     }
 
@@ -557,7 +554,7 @@ fn search_level<S: Sink>(
         let child = &mut scratch.levels[level];
         let ok = child
             .assign(t, cell, bit, &mut scratch.queue)
-            .and_then(|()| child.propagate_with(t, &mut scratch.queue, &mut scratch.memo));
+            .and_then(|()| child.propagate(t, &mut scratch.queue, &mut scratch.memo));
         scratch.queue.clear();
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
@@ -594,7 +591,7 @@ impl Engine for Generic {
                 return None;
             }
         }
-        st.propagate(&t, &mut queue).ok()?;
+        st.propagate(&t, &mut queue, &mut t.memo()).ok()?;
         Some(Generic { t, st })
     }
 
@@ -642,7 +639,7 @@ impl Generic {
             let mut child = self.st.clone();
             let ok = child
                 .assign(&self.t, cell, bit, &mut queue)
-                .and_then(|()| child.propagate(&self.t, &mut queue));
+                .and_then(|()| child.propagate(&self.t, &mut queue, &mut self.t.memo()));
             queue.clear();
             if ok.is_ok() {
                 out.push(Generic {

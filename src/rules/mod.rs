@@ -600,8 +600,9 @@ pub(crate) struct Compiled {
     pub different: Vec<(u16, u16)>,
     /// Each cell's digits before any given (all but odd, even, pencil-mark cells: full).
     pub initial: Vec<u64>,
-    /// Each cell's branching priority: the sizes of the houses, pairs and rules that hold it
-    /// (sums count more). The search's conflict scores start from these.
+    /// Where there are propagators, each cell's branching priority: the sizes of the houses,
+    /// pairs and rules that hold it (sums count more). The search's conflict scores start
+    /// from these; empty (plain fewest-candidates) without propagators.
     pub priority: Vec<u32>,
     /// The propagators; `None` when there is none.
     pub propagators: Option<Propagators>,
@@ -636,22 +637,16 @@ impl Propagators {
     }
 
     /// One pass of every propagator; `Ok(true)` when some candidate was removed. `memo`
-    /// (zeroed, `memo_len` long, kept by the search; empty for none) lets a sum whose cells
-    /// are as they were after a run that removed nothing skip its run.
+    /// (zeroed at first, `memo_len` long, kept by the caller) lets a sum whose cells are as
+    /// they were after a run that removed nothing skip its run.
     #[inline]
     pub(crate) fn run<M: Masks>(&self, m: &mut M, memo: &mut [u64]) -> Result<bool, Contradiction> {
         let mut changed = self.pairs.run(m)?;
-        if memo.is_empty() {
-            for s in &self.sums {
-                changed |= s.run(m)?;
-            }
-        } else {
-            let mut at = 0;
-            for s in &self.sums {
-                let len = s.memo_len();
-                changed |= s.run_memo(m, &mut memo[at..at + len])?;
-                at += len;
-            }
+        let mut at = 0;
+        for s in &self.sums {
+            let len = s.memo_len();
+            changed |= s.run_memo(m, &mut memo[at..at + len])?;
+            at += len;
         }
         for r in &self.renbans {
             changed |= r.run(m)?;
@@ -697,7 +692,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
             .collect(),
         different: Vec::new(),
         initial: vec![full; shape.cells()],
-        priority: vec![0; shape.cells()],
+        priority: Vec::new(),
         propagators: None,
     };
     let mut props = Propagators::default();
@@ -781,30 +776,31 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         sum.group(n, differ);
         sum.link_houses(&out.houses);
     }
-    // Priorities as the Interactive Sudoku Solver weighs its constraints: a house or rule
-    // adds its number of cells to each of them, a sum max(2N - cells, N).
-    for house in &out.houses {
-        for &c in house {
-            out.priority[usize::from(c)] += house.len() as u32;
-        }
-    }
-    for &(a, b) in &out.different {
-        out.priority[usize::from(a)] += 2;
-        out.priority[usize::from(b)] += 2;
-    }
-    for rule in &rules.rules {
-        let cells = rule.cells();
-        let weight = match rule {
-            Rule::Cage { sum: Some(_), .. } | Rule::LittleKiller { .. } | Rule::Arrow { .. } => {
-                (2 * n).saturating_sub(cells.len()).max(n)
-            }
-            _ => cells.len(),
-        } as u32;
-        for c in cells {
-            out.priority[c] += weight;
-        }
-    }
     if !props.is_empty() {
+        out.priority = vec![0; shape.cells()];
+        // Priorities as the Interactive Sudoku Solver weighs its constraints: a house or rule
+        // adds its number of cells to each of them, a sum max(2N - cells, N).
+        for house in &out.houses {
+            for &c in house {
+                out.priority[usize::from(c)] += house.len() as u32;
+            }
+        }
+        for &(a, b) in &out.different {
+            out.priority[usize::from(a)] += 2;
+            out.priority[usize::from(b)] += 2;
+        }
+        for rule in &rules.rules {
+            let cells = rule.cells();
+            let weight = match rule {
+                Rule::Cage { sum: Some(_), .. }
+                | Rule::LittleKiller { .. }
+                | Rule::Arrow { .. } => (2 * n).saturating_sub(cells.len()).max(n),
+                _ => cells.len(),
+            } as u32;
+            for c in cells {
+                out.priority[c] += weight;
+            }
+        }
         // Locked candidates pay where other rules prune: not on their own.
         props.intersections = houses::Intersection::all(&out.houses);
         out.propagators = Some(props);

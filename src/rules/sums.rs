@@ -43,13 +43,7 @@ impl Group {
     #[inline]
     fn each_set(&self, masks: &[u64], mut f: impl FnMut(u64, u32)) {
         let ms = &masks[self.start..self.start + self.len];
-        let (mut union, mut fixed) = (0u64, 0u64);
-        for &mask in ms {
-            union |= mask;
-            if mask & mask.wrapping_sub(1) == 0 {
-                fixed |= mask;
-            }
-        }
+        let (union, fixed) = union_placed(ms.iter().copied());
         for &(set, sum) in &self.sets {
             if set & union == set && set & fixed == fixed && ms.iter().all(|&x| x & set != 0) {
                 f(set, sum);
@@ -57,8 +51,10 @@ impl Group {
         }
     }
 
+    /// A group; its digit sets are listed only for two or more cells (one cell's sums are
+    /// its candidates).
     fn new(n: usize, start: usize, len: usize, coef: i64) -> Group {
-        let sets = (0u64..1 << n)
+        let sets = (0u64..if len > 1 { 1 << n } else { 0 })
             .filter(|m| m.count_ones() as usize == len)
             .map(|m| {
                 (
@@ -302,14 +298,7 @@ impl Sum {
 
     /// Different digits: keep the digits of the digit sets that still fit.
     fn run_combos<M: Masks>(&self, combos: &[u64], m: &mut M) -> Result<bool, Contradiction> {
-        let (mut union, mut fixed) = (0u64, 0u64);
-        for &c in &self.cells {
-            let mask = m.mask(usize::from(c));
-            union |= mask;
-            if mask & mask.wrapping_sub(1) == 0 {
-                fixed |= mask;
-            }
-        }
+        let (union, fixed) = union_placed(self.cells.iter().map(|&c| m.mask(usize::from(c))));
         let (mut allowed, mut required) = (0u64, u64::MAX);
         'combos: for &combo in combos {
             if combo & fixed != fixed || combo & union != combo {
@@ -458,43 +447,38 @@ impl Sum {
                         }
                     });
                 }
-                {
-                    // Small groups: the digits each cell takes in some assignment of
-                    // different digits that makes one of the sums (a digit set fitting cell
-                    // by cell may still have no assignment).
-                    let mut ms = [0u64; REACH_CELLS];
-                    let mut ways = 1u32;
-                    for (j, x) in ms[..g.len].iter_mut().enumerate() {
-                        *x = masks[g.start + j] & kept;
-                        ways = ways.saturating_mul(x.count_ones());
+                // Small groups: the digits each cell takes in some assignment of different
+                // digits that makes one of the sums (a digit set fitting cell by cell may
+                // still have no assignment).
+                let mut ms = [0u64; REACH_CELLS];
+                let mut ways = 1u32;
+                for (j, x) in ms[..g.len].iter_mut().enumerate() {
+                    *x = masks[g.start + j] & kept;
+                    ways = ways.saturating_mul(x.count_ones());
+                }
+                let (_, fixed) = union_placed(ms[..g.len].iter().copied());
+                if cut && ways <= ASSIGN_WAYS {
+                    let mut found = Assign {
+                        masks: &ms[..g.len],
+                        sums,
+                        support: [0; REACH_CELLS],
+                        hit: 0,
+                        path: [0; REACH_CELLS],
+                    };
+                    found.walk(0, 0, 0);
+                    if found.hit == 0 {
+                        return Err(Contradiction);
                     }
-                    let fixed = ms[..g.len]
-                        .iter()
-                        .filter(|x| *x & x.wrapping_sub(1) == 0)
-                        .fold(0, |f, x| f | x);
-                    if cut && ways <= ASSIGN_WAYS {
-                        let mut found = Assign {
-                            masks: &ms[..g.len],
-                            sums,
-                            support: [0; REACH_CELLS],
-                            hit: 0,
-                            path: [0; REACH_CELLS],
-                        };
-                        found.walk(0, 0, 0);
-                        if found.hit == 0 {
-                            return Err(Contradiction);
-                        }
-                        let (support, hit) = (found.support, found.hit);
-                        ms = support;
-                        sums = hit;
-                    }
-                    for (j, &c) in cells.iter().enumerate() {
-                        changed |= m.restrict(usize::from(c), ms[j])?;
-                    }
-                    if required & !fixed != 0 && self.cells.len() <= 64 {
-                        changed |=
-                            self.place_required(g.start..g.start + g.len, required & !fixed, m)?;
-                    }
+                    let (support, hit) = (found.support, found.hit);
+                    ms = support;
+                    sums = hit;
+                }
+                for (j, &c) in cells.iter().enumerate() {
+                    changed |= m.restrict(usize::from(c), ms[j])?;
+                }
+                if required & !fixed != 0 {
+                    changed |=
+                        self.place_required(g.start..g.start + g.len, required & !fixed, m)?;
                 }
             }
             after = spread(after, sums, -g.coef);
@@ -559,6 +543,19 @@ fn span(mask: u64) -> (i64, i64) {
         i64::from(mask.trailing_zeros()) + 1,
         64 - i64::from(mask.leading_zeros()),
     )
+}
+
+/// The union of some candidate masks, and the digits of those that are placed (one bit).
+#[inline]
+fn union_placed(masks: impl IntoIterator<Item = u64>) -> (u64, u64) {
+    masks.into_iter().fold((0, 0), |(union, placed), mask| {
+        let one = if mask & mask.wrapping_sub(1) == 0 {
+            mask
+        } else {
+            0
+        };
+        (union | mask, placed | one)
+    })
 }
 
 /// n choose k (saturating).
