@@ -317,12 +317,21 @@ impl Plan {
         } else if product > MAX_CHOICES {
             None
         } else {
+            // The stacks with the fewest ways outermost: the last stack's loop is the tight
+            // one (see `sum_last`), and every combination of the others costs a call. The
+            // count does not depend on the order (each way carries its own stack's places).
             let mut at = Combo::new();
-            if b == watch.top {
-                watch.share = watch.weight / (spans[0].1 / self.stride()) as f64;
+            for (i, s) in at.stack[..stacks].iter_mut().enumerate() {
+                *s = i;
             }
-            let lists: [&[u64]; 8] =
-                std::array::from_fn(|s| &list[spans[s].0..spans[s].0 + spans[s].1]);
+            at.stack[..stacks].sort_by_key(|&s| spans[s].1);
+            if b == watch.top {
+                watch.share = watch.weight / (spans[at.stack[0]].1 / self.stride()) as f64;
+            }
+            let lists: [&[u64]; 8] = std::array::from_fn(|i| {
+                let (start, len) = spans[at.stack[i % stacks]];
+                &list[start..start + len]
+            });
             self.sum_from(work, b, rem, &lists[..stacks], 0, &mut at, watch)
         };
         work.ways[b] = ways;
@@ -335,7 +344,8 @@ impl Plan {
         result
     }
 
-    /// Σ, over every combination of the ways of stacks `s..` (those before are in `at`), of
+    /// Σ, over every combination of the ways in `lists[s..]` (the stacks chosen `s`-th and
+    /// after, in the order of `at.stack`; those before are in `at`), of
     /// band `b`'s arrangements times the completions below. A combination whose signatures
     /// fail Hall's condition has no arrangement and is skipped with everything after it.
     #[allow(clippy::too_many_arguments)]
@@ -367,7 +377,8 @@ impl Plan {
             if !self.hall_ok(&at.sigs[..s], sig, s + 1 == stacks) {
                 continue;
             }
-            at.sets[s * cols..(s + 1) * cols].copy_from_slice(&way[..cols]);
+            let c0 = at.stack[s] * cols;
+            at.sets[c0..c0 + cols].copy_from_slice(&way[..cols]);
             at.sigs[s] = sig;
             let word = |i: usize| u128::from(extra[i]) | u128::from(extra[i + 1]) << 64;
             at.places[s + 1] = at.places[s] + word(PLACES);
@@ -407,6 +418,8 @@ impl Plan {
         let (n, cols, stride) = (self.n, self.cols, self.stride());
         let places = self.places.as_ref().expect("sum_last runs with places");
         let s = self.rows - 1;
+        // The last stack's columns.
+        let c0 = at.stack[s] * cols;
         let count = ways.len() / stride;
         let mut total = 0u128;
         let mut next = 0;
@@ -453,7 +466,7 @@ impl Plan {
                 let here = match work.places.as_ref().and_then(|t| t.get(&key[0], h[0])) {
                     Some(v) => v,
                     None => {
-                        at.sets[s * cols..(s + 1) * cols]
+                        at.sets[c0..c0 + cols]
                             .copy_from_slice(&ways[i * stride..i * stride + cols]);
                         self.count_key(work, b, (&key[0], h[0]), &at.sets[..n], None)
                     }
@@ -464,7 +477,7 @@ impl Plan {
                 let below = match work.places.as_ref().and_then(|t| t.get(&key[1], h[1])) {
                     Some(v) => v,
                     None => {
-                        at.sets[s * cols..(s + 1) * cols]
+                        at.sets[c0..c0 + cols]
                             .copy_from_slice(&ways[i * stride..i * stride + cols]);
                         let sets = &at.sets[..n];
                         self.count_key(work, b + 1, (&key[1], h[1]), sets, Some(rem))
@@ -555,11 +568,13 @@ const BATCH: usize = 16;
 
 /// The ways chosen so far in a combination, and scratch for the last stack.
 struct Combo {
+    /// `stack[i]`: the stack chosen `i`-th (see [`Plan::count`]).
+    stack: [usize; 8],
     /// The column sets of the band, stacks chosen so far.
     sets: [u64; 64],
     /// The signatures of the stacks chosen so far (this band, the next).
     sigs: [[u64; 2]; 8],
-    /// `places[s]`: the digits' places in this band from stacks `..s`.
+    /// `places[s]`: the digits' places in this band from the stacks chosen before the `s`-th.
     places: [u128; 9],
     /// The same for the next band.
     places_next: [u128; 9],
@@ -574,6 +589,7 @@ struct Combo {
 impl Combo {
     fn new() -> Combo {
         Combo {
+            stack: [0; 8],
             sets: [0; 64],
             sigs: [[0; 2]; 8],
             places: [0; 9],
