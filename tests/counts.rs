@@ -2,7 +2,7 @@
 
 use crate::oracle::{self, Rng};
 use crate::util;
-use sudoku_enum::{count, CountBy, EngineChoice, Options, Puzzle, Shape};
+use sudoku_enum::{count, CountBy, EngineChoice, Options, Progress, Puzzle, Shape};
 
 fn exact(p: &Puzzle, options: &Options) -> u128 {
     let o = count(p, options);
@@ -330,4 +330,31 @@ fn big_boards_agree_with_the_generic_engine() {
         multiple >= 5,
         "the sample should hold puzzles with many solutions: {multiple}"
     );
+}
+
+/// Counting by bands split across threads (the workers share one table of the counts below
+/// band boundaries): three counts of ../shared/data/multi_truth_dev.txt (copied here), on four
+/// threads, by both engines, equal the ground truth, and the searches did split (else the
+/// shared table would go untested).
+#[test]
+fn split_band_counts_share_their_boundary_table() {
+    let text = "\
+..4.......2.........8....59....6294..1...57...4....5....2.4.1.5..1..8............ 6140781
+..6....73.....6.............6..........5.4...5..2.1.........1..2.......8.7.94.... 25656495
+.................4.....4...38.....16....65...5.....4.2.......47...8.61...3.....6. 72588608
+";
+    for (p, want) in truth_lines(text) {
+        for engine in [EngineChoice::Auto, EngineChoice::Generic] {
+            let progress = Progress::new();
+            let options = Options {
+                threads: 4,
+                count_by: CountBy::Bands,
+                engine,
+                progress: Some(progress.clone()),
+                ..Options::default()
+            };
+            assert_eq!(in_pool(4, || exact(&p, &options)), want, "{p:?} {engine:?}");
+            assert!(progress.is_split(), "{p:?} {engine:?}: not split");
+        }
+    }
 }

@@ -218,6 +218,11 @@ impl<'a> Shared<'a> {
         self.counters().nodes.load(Relaxed)
     }
 
+    /// Whether the search was split across threads (see [`Progress::is_split`]).
+    pub(crate) fn is_split(&self) -> bool {
+        self.counters().split.load(Relaxed)
+    }
+
     /// Fraction of the search tree finished (see [`Progress::fraction_done`]).
     pub fn fraction_done(&self) -> f64 {
         self.counters().fraction_done()

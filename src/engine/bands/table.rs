@@ -11,6 +11,9 @@
 //! its size limit; from then on new entries replace old ones.
 
 use crate::engine::pages::{self, Slab};
+use std::sync::atomic::fence;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 /// The table: slots of `1 + words + 2` words each (tag, key, count as two halves).
 pub(crate) struct Table {
@@ -131,6 +134,102 @@ fn prev_power_of_two(x: usize) -> usize {
     }
 }
 
+/// A table of counts shared by the threads of a split search: fixed size (made on first use,
+/// entries replace older ones), without locks. Each slot is a sequence word, the tag, the key
+/// and the count, all atomic words: a writer makes the sequence odd (a compare-and-swap that
+/// only one writer wins: a slot being written is skipped, as a cache may), writes, and makes it
+/// even again; a reader takes an entry only if the sequence was even and unchanged around its
+/// reads, so it never sees half of one entry and half of another.
+pub(crate) struct SharedTable {
+    words: usize,
+    mask: usize,
+    slots: Vec<AtomicU64>,
+}
+
+impl SharedTable {
+    /// A table for keys of `words` words, of about `bytes` bytes.
+    pub(crate) fn new(words: usize, bytes: usize) -> SharedTable {
+        let stride = words + 4;
+        let n = prev_power_of_two((bytes / (8 * stride)).max(2));
+        SharedTable {
+            words,
+            mask: n - 1,
+            slots: (0..n * stride).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn index(&self, tag: u64, key: &[u64]) -> usize {
+        let mut h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for &w in key {
+            h = (h.rotate_left(26) ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        }
+        (h >> 32) as usize & self.mask
+    }
+
+    fn slot(&self, i: usize) -> &[AtomicU64] {
+        let stride = self.words + 4;
+        &self.slots[i * stride..(i + 1) * stride]
+    }
+
+    /// The count stored for `key` under `tag` (not 0), if any.
+    pub(crate) fn get(&self, tag: u64, key: &[u64]) -> Option<u128> {
+        debug_assert_eq!(key.len(), self.words);
+        let i = self.index(tag, key);
+        let w = self.words;
+        for j in [i, i ^ 1] {
+            let s = self.slot(j);
+            let seq = s[0].load(Acquire);
+            if seq & 1 != 0 || s[1].load(Relaxed) != tag {
+                continue;
+            }
+            let same = s[2..2 + w]
+                .iter()
+                .zip(key)
+                .all(|(a, &b)| a.load(Relaxed) == b);
+            let count =
+                u128::from(s[2 + w].load(Relaxed)) | u128::from(s[3 + w].load(Relaxed)) << 64;
+            fence(Acquire);
+            if same && s[0].load(Relaxed) == seq {
+                return Some(count);
+            }
+        }
+        None
+    }
+
+    /// Remember `count` for `key` under `tag` (not 0), in a slot not holding `tag`'s kind of
+    /// entry (`fresh`) if one of its two is free, else the first; skipped while another thread
+    /// writes that slot.
+    pub(crate) fn put(&self, tag: u64, key: &[u64], count: u128, fresh: &impl Fn(u64) -> bool) {
+        debug_assert!(tag != 0);
+        let i = self.index(tag, key);
+        let j = if fresh(self.slot(i)[1].load(Relaxed)) && !fresh(self.slot(i ^ 1)[1].load(Relaxed))
+        {
+            i ^ 1
+        } else {
+            i
+        };
+        let s = self.slot(j);
+        let seq = s[0].load(Relaxed);
+        if seq & 1 != 0
+            || s[0]
+                .compare_exchange(seq, seq + 1, Acquire, Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Release);
+        let w = self.words;
+        s[1].store(tag, Relaxed);
+        for (a, &b) in s[2..2 + w].iter().zip(key) {
+            a.store(b, Relaxed);
+        }
+        s[2 + w].store(count as u64, Relaxed);
+        s[3 + w].store((count >> 64) as u64, Relaxed);
+        s[0].store(seq + 2, Release);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +270,34 @@ mod tests {
             .count();
         assert!(kept > 9_000, "{kept}");
         assert!(t.slots.len() * 8 <= 1 << 20);
+    }
+
+    #[test]
+    fn the_shared_table_keeps_whole_entries_across_threads() {
+        let t = SharedTable::new(2, 1 << 16);
+        let fresh = |tag: u64| tag >> 8 == 3;
+        assert_eq!(t.get(3 << 8, &[1, 2]), None);
+        t.put(3 << 8, &[1, 2], u128::MAX - 9, &fresh);
+        assert_eq!(t.get(3 << 8, &[1, 2]), Some(u128::MAX - 9));
+        assert_eq!(t.get(3 << 8 | 1, &[1, 2]), None, "another kind");
+        assert_eq!(t.get(3 << 8, &[2, 1]), None);
+        // Four threads write and read overlapping keys whose count is a function of the key:
+        // every hit must be that count (a torn entry would mix two).
+        std::thread::scope(|sc| {
+            for id in 0..4u64 {
+                let t = &t;
+                sc.spawn(move || {
+                    for r in 0..20_000u64 {
+                        let k = (r * 7 + id * 13) % 3_000;
+                        let count = u128::from(k) << 64 | u128::from(k * 3 + 1);
+                        t.put(3 << 8, &[k, !k], count, &fresh);
+                        let q = (r * 11 + id) % 3_000;
+                        if let Some(v) = t.get(3 << 8, &[q, !q]) {
+                            assert_eq!(v, u128::from(q) << 64 | u128::from(q * 3 + 1));
+                        }
+                    }
+                });
+            }
+        });
     }
 }
