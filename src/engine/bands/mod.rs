@@ -17,8 +17,9 @@
 //! further down, until one band is left, whose count is its arrangements. The counts below a
 //! boundary are remembered in a per-thread [`table`] keyed by the digit sets (one shared by the
 //! workers of a split search); arrangements under a key that forgets the digits' names
-//! ([`places`]), shared by every puzzle of the shape. Where the choices for the next band would be too many (a sparse board with many
-//! bands), the tail declines and the search fills one more band by cells.
+//! ([`places`]), shared by every puzzle of the shape. Where the choices for the next band
+//! would be too many (a sparse board with many bands), the tail declines and the search fills
+//! one more band by cells.
 //!
 //! The puzzle is first turned ([`orient`]: transposed or not, bands reordered, neither changes
 //! the count) so that the band filled by search has few fillings.
@@ -306,7 +307,7 @@ impl Plan {
         let key = &key[..self.words];
         let tag = self.tag(b, 1);
         // A split search's workers share the counts below boundaries; one thread keeps them in
-        // its own table (no lock, and kept across puzzles).
+        // its own table (plain words, no atomics).
         let split = watch.shared.is_split();
         let known = if split {
             shared_counts(self.words).get(tag, key)

@@ -51,11 +51,7 @@ impl Table {
 
     #[inline]
     fn index(&self, tag: u64, key: &[u64]) -> usize {
-        let mut h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for &w in key {
-            h = (h.rotate_left(26) ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        }
-        (h >> 32) as usize & self.mask
+        index(tag, key, self.mask)
     }
 
     #[inline]
@@ -122,6 +118,16 @@ impl Table {
 
 /// `len` zero words, written out (on huge pages where advised): a table is read before it is
 /// written, and fresh zero pages mapped for a read take a second fault at the first write.
+/// The slot of `key` under `tag` in a table of `mask + 1` slots.
+#[inline]
+fn index(tag: u64, key: &[u64], mask: usize) -> usize {
+    let mut h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &w in key {
+        h = (h.rotate_left(26) ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    }
+    (h >> 32) as usize & mask
+}
+
 fn zeroed(len: usize) -> Slab<u64> {
     Slab::filled(len, 0)
 }
@@ -160,11 +166,7 @@ impl SharedTable {
 
     #[inline]
     fn index(&self, tag: u64, key: &[u64]) -> usize {
-        let mut h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for &w in key {
-            h = (h.rotate_left(26) ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        }
-        (h >> 32) as usize & self.mask
+        index(tag, key, self.mask)
     }
 
     fn slot(&self, i: usize) -> &[AtomicU64] {
