@@ -187,3 +187,53 @@ fn stops_are_noticed_across_short_tails() {
         "one tail is {POLL_EVERY} combinations or more: not a test of short ones"
     );
 }
+
+/// Boundary states that differ only in the names of the digits given nowhere below share one
+/// relabelled state (and so one table entry); a named digit keeps its name.
+#[test]
+fn renaming_unnamed_digits_gives_one_state() {
+    let mut seed = 0x5EED_0F0A;
+    for (r, c) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
+        let shape = Shape::new(r, c).unwrap();
+        let n = shape.side();
+        for k in [0, 2, n / 2] {
+            // Givens below the first band only.
+            let mut p = random_puzzle(shape, k, &mut seed);
+            let mut cells = p.cells().to_vec();
+            cells[..r * n].fill(0);
+            p = Puzzle::new(shape, cells.clone()).unwrap();
+            let plan = Plan::new(shape, p.cells()).unwrap();
+            let free = plan.unnamed[1];
+            // The first band of a random grid, as the boundary state after it.
+            let grid = random_puzzle(shape, n * n, &mut seed);
+            let mut rem = vec![(1u64 << n) - 1; n];
+            for (i, &v) in grid.cells()[..r * n].iter().enumerate() {
+                rem[i % n] &= !(1 << (v - 1));
+            }
+            // A random permutation of the unnamed digits.
+            let digits: Vec<usize> = (0..n).filter(|&d| free >> d & 1 != 0).collect();
+            let mut image = digits.clone();
+            for i in (1..image.len()).rev() {
+                image.swap(i, (xorshift(&mut seed) % (i as u64 + 1)) as usize);
+            }
+            let renamed: Vec<u64> = rem
+                .iter()
+                .map(|&m| {
+                    let mut out = m & !free;
+                    for (&d, &e) in digits.iter().zip(&image) {
+                        out |= (m >> d & 1) << e;
+                    }
+                    out
+                })
+                .collect();
+            let (mut a, mut b) = ([0u64; 64], [0u64; 64]);
+            let x = plan.relabel(1, &rem, &mut a).to_vec();
+            let y = plan.relabel(1, &renamed, &mut b).to_vec();
+            assert_eq!(x, y, "{r}x{c} {k} givens: {rem:x?} and {renamed:x?}");
+            for (&m, &o) in rem.iter().zip(&x) {
+                assert_eq!(m & !free, o & !free, "a named digit was renamed");
+                assert_eq!(m.count_ones(), o.count_ones());
+            }
+        }
+    }
+}
