@@ -16,7 +16,9 @@
 //! ways that cannot be arranged), and the count below them is the same question one band
 //! further down, until one band is left, whose count is its arrangements. The counts below a
 //! boundary are remembered in a per-thread [`table`] keyed by the digit sets (one shared by the
-//! workers of a split search); arrangements under a key that forgets the digits' names
+//! workers of a split search), with the digits given nowhere below renamed in a canonical order
+//! first ([`Plan::relabel`]: states that differ only in those names share the entry);
+//! arrangements under a key that forgets the digits' names
 //! ([`places`]), shared by every puzzle of the shape. Where the choices for the next band
 //! would be too many (a sparse board with many bands), the tail declines and the search fills
 //! one more band by cells.
