@@ -197,18 +197,26 @@ fn renaming_unnamed_digits_gives_one_state() {
         let shape = Shape::new(r, c).unwrap();
         let n = shape.side();
         for k in [0, 2, n / 2] {
-            // Givens below the first band only.
-            let mut p = random_puzzle(shape, k, &mut seed);
-            let mut cells = p.cells().to_vec();
-            cells[..r * n].fill(0);
-            p = Puzzle::new(shape, cells.clone()).unwrap();
-            let plan = Plan::new(shape, p.cells()).unwrap();
+            // The pattern grid (row `i`, column `j`: `(i·c + i / r + j) mod n`) with its digits
+            // shuffled; `k` givens from it below the first band.
+            let mut names: Vec<u8> = (1..=n as u8).collect();
+            for i in (1..n).rev() {
+                names.swap(i, (xorshift(&mut seed) % (i as u64 + 1)) as usize);
+            }
+            let value = |i: usize, j: usize| names[(i * c + i / r + j) % n];
+            let mut cells = vec![0u8; n * n];
+            for _ in 0..k {
+                let cell = r * n + (xorshift(&mut seed) % ((n - r) * n) as u64) as usize;
+                cells[cell] = value(cell / n, cell % n);
+            }
+            let plan = Plan::new(shape, &cells).unwrap();
             let free = plan.unnamed[1];
-            // The first band of a random grid, as the boundary state after it.
-            let grid = random_puzzle(shape, n * n, &mut seed);
+            // The boundary state after the grid's first band.
             let mut rem = vec![(1u64 << n) - 1; n];
-            for (i, &v) in grid.cells()[..r * n].iter().enumerate() {
-                rem[i % n] &= !(1 << (v - 1));
+            for i in 0..r {
+                for (j, m) in rem.iter_mut().enumerate() {
+                    *m &= !(1 << (value(i, j) - 1));
+                }
             }
             // A random permutation of the unnamed digits.
             let digits: Vec<usize> = (0..n).filter(|&d| free >> d & 1 != 0).collect();
