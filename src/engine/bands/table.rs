@@ -116,8 +116,6 @@ impl Table {
     }
 }
 
-/// `len` zero words, written out (on huge pages where advised): a table is read before it is
-/// written, and fresh zero pages mapped for a read take a second fault at the first write.
 /// The slot of `key` under `tag` in a table of `mask + 1` slots.
 #[inline]
 fn index(tag: u64, key: &[u64], mask: usize) -> usize {
@@ -128,6 +126,8 @@ fn index(tag: u64, key: &[u64], mask: usize) -> usize {
     (h >> 32) as usize & mask
 }
 
+/// `len` zero words, written out (on huge pages where advised): a table is read before it is
+/// written, and fresh zero pages mapped for a read take a second fault at the first write.
 fn zeroed(len: usize) -> Slab<u64> {
     Slab::filled(len, 0)
 }
