@@ -2,8 +2,10 @@
 //!
 //! A state is one `u64` candidate mask per cell, the value of each cell, and the digits already
 //! placed in each house. Propagation applies naked singles (through a queue of cells whose mask
-//! fell to one bit) and hidden singles (a once/twice bit sweep per house), to a fixpoint.
-//! The search branches on the open cell with the fewest candidates and backtracks by copying
+//! fell to one bit), hidden singles (a once/twice bit sweep per house) and the rules'
+//! propagators ([`crate::rules`]; only those whose cells changed since the state's last
+//! fixpoint run again), to a fixpoint. The search branches on the open cell with the fewest
+//! candidates (with rules: the highest conflict score per candidate) and backtracks by copying
 //! the state into a preallocated stack of levels, so the loop does not allocate.
 
 use super::{Engine, Expansion};
@@ -138,9 +140,14 @@ impl Tables {
         }
     }
 
-    /// A fresh memo for the propagators (empty where there are none).
-    fn memo(&self) -> Vec<u64> {
-        vec![0; self.props.as_ref().map_or(0, Propagators::memo_len)]
+    /// Fresh propagation scratch for states of these tables.
+    fn work(&self) -> Work {
+        Work {
+            queue: Vec::with_capacity(self.cells),
+            seen: vec![0; if self.props.is_some() { self.cells } else { 0 }],
+            dirty: vec![0; self.props.as_ref().map_or(0, Propagators::unit_words)],
+            all: true,
+        }
     }
 
     #[inline(always)]
@@ -204,6 +211,29 @@ impl Masks for View<'_> {
             self.queue.push(cell as u16);
         }
         Ok(true)
+    }
+}
+
+/// Propagation scratch: the naked-singles queue and, where there are rules, what their
+/// propagators last saw.
+struct Work {
+    queue: Vec<u16>,
+    /// Each cell's candidates when the propagators last reached a fixpoint (or when the state
+    /// being propagated was last at one): a unit whose cells all still match needs no run.
+    seen: Vec<u64>,
+    /// The units to run (see `Propagators::run_dirty`).
+    dirty: Vec<u64>,
+    /// Run every unit at the next propagation (the root, where nothing was seen).
+    all: bool,
+}
+
+impl Work {
+    /// Note the candidates of a state at a fixpoint, before it is changed and propagated.
+    #[inline]
+    fn saw(&mut self, st: &State) {
+        if !self.seen.is_empty() {
+            self.seen.copy_from_slice(&st.cand);
+        }
     }
 }
 
@@ -288,39 +318,42 @@ impl State {
     }
 
     /// Naked and hidden singles and the rules' propagators to a fixpoint. The queue is empty
-    /// on return. `memo`: the propagators' memo of their last quiet runs (`Tables::memo`
-    /// long, kept by the caller across the states it propagates).
-    fn propagate(
-        &mut self,
-        t: &Tables,
-        queue: &mut Vec<u16>,
-        memo: &mut [u64],
-    ) -> Result<(), Dead> {
-        let result = self.propagate_inner(t, queue, memo);
-        queue.clear();
+    /// on return. The rules' units run where their cells' candidates differ from `w.seen`
+    /// (every unit where `w.all`): `w.seen` must hold the candidates of a fixpoint this state
+    /// descends from (see `Work::saw`).
+    fn propagate(&mut self, t: &Tables, w: &mut Work) -> Result<(), Dead> {
+        let result = self.propagate_inner(t, w);
+        w.queue.clear();
         result
     }
 
-    fn propagate_inner(
-        &mut self,
-        t: &Tables,
-        queue: &mut Vec<u16>,
-        memo: &mut [u64],
-    ) -> Result<(), Dead> {
+    fn propagate_inner(&mut self, t: &Tables, w: &mut Work) -> Result<(), Dead> {
+        let Some(props) = &t.props else {
+            return self.singles(t, &mut w.queue);
+        };
+        w.dirty.fill(0);
+        if w.all {
+            props.mark_all(&mut w.dirty);
+            w.all = false;
+        }
         loop {
-            self.singles(t, queue)?;
-            let Some(props) = &t.props else {
+            self.singles(t, &mut w.queue)?;
+            for (cell, (&c, seen)) in self.cand.iter().zip(w.seen.iter_mut()).enumerate() {
+                if c != *seen {
+                    *seen = c;
+                    props.mark_cell(cell, &mut w.dirty);
+                }
+            }
+            if w.dirty.iter().all(|&d| d == 0) {
                 return Ok(());
-            };
+            }
             let mut view = View {
                 st: self,
                 full: t.full,
-                queue,
+                queue: &mut w.queue,
             };
-            match props.run(&mut view, memo) {
-                Ok(true) => continue,
-                Ok(false) => return Ok(()),
-                Err(Contradiction) => return Err(Dead),
+            if props.run_dirty(&mut view, &mut w.dirty).is_err() {
+                return Err(Dead);
             }
         }
     }
@@ -464,13 +497,11 @@ impl Generic {
 /// puzzles with rules the conflict scores of the cells.
 struct Scratch {
     levels: Vec<State>,
-    queue: Vec<u16>,
+    work: Work,
     /// Each cell's priority plus the dead ends its guesses met (empty: plain MRV), halved
     /// every `DECAY` dead ends.
     scores: Vec<u32>,
     countdown: u32,
-    /// The propagators' memo of their last runs that removed nothing (see `Propagators`).
-    memo: Vec<u64>,
 }
 
 /// How many dead ends pass between two halvings of the conflict scores.
@@ -480,10 +511,12 @@ impl Scratch {
     fn new(t: &Tables, root: &State) -> Scratch {
         Scratch {
             levels: vec![root.clone()],
-            queue: Vec::with_capacity(t.cells),
+            work: Work {
+                all: false,
+                ..t.work()
+            },
             scores: t.priority.clone(),
             countdown: DECAY,
-            memo: t.memo(),
         }
     }
 
@@ -552,10 +585,12 @@ fn search_level<S: Sink>(
             depth + 1
         };
         let child = &mut scratch.levels[level];
+        let work = &mut scratch.work;
+        work.saw(child);
         let ok = child
-            .assign(t, cell, bit, &mut scratch.queue)
-            .and_then(|()| child.propagate(t, &mut scratch.queue, &mut scratch.memo));
-        scratch.queue.clear();
+            .assign(t, cell, bit, &mut work.queue)
+            .and_then(|()| child.propagate(t, work));
+        work.queue.clear();
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
             Err(Dead) => {
@@ -572,7 +607,8 @@ impl Engine for Generic {
     fn new(puzzle: &Puzzle) -> Option<Generic> {
         let t = Tables::for_puzzle(puzzle);
         let mut st = State::empty(&t);
-        let mut queue = Vec::with_capacity(t.cells);
+        let mut work = t.work();
+        let queue = &mut work.queue;
         if let Some(initial) = &t.initial {
             for (cell, &m) in initial.iter().enumerate() {
                 st.cand[cell] &= m;
@@ -586,12 +622,12 @@ impl Engine for Generic {
         }
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 && st.value[cell] == 0 {
-                st.assign(&t, cell, 1u64 << (v - 1), &mut queue).ok()?;
+                st.assign(&t, cell, 1u64 << (v - 1), queue).ok()?;
             } else if v != 0 && st.value[cell] != v {
                 return None;
             }
         }
-        st.propagate(&t, &mut queue, &mut t.memo()).ok()?;
+        st.propagate(&t, &mut work).ok()?;
         Some(Generic { t, st })
     }
 
@@ -632,15 +668,17 @@ impl Generic {
     fn expand_at(&self, cell: usize, out: &mut Vec<Generic>) -> Expansion {
         let mut cands = self.st.cand[cell];
         let choices = cands.count_ones() as usize;
-        let mut queue = Vec::with_capacity(self.t.cells);
+        let mut work = self.t.work();
+        work.all = false;
         while cands != 0 {
             let bit = cands & cands.wrapping_neg();
             cands &= cands - 1;
             let mut child = self.st.clone();
+            work.saw(&child);
             let ok = child
-                .assign(&self.t, cell, bit, &mut queue)
-                .and_then(|()| child.propagate(&self.t, &mut queue, &mut self.t.memo()));
-            queue.clear();
+                .assign(&self.t, cell, bit, &mut work.queue)
+                .and_then(|()| child.propagate(&self.t, &mut work));
+            work.queue.clear();
             if ok.is_ok() {
                 out.push(Generic {
                     t: Arc::clone(&self.t),

@@ -29,6 +29,11 @@ impl Quad {
         }
     }
 
+    /// The four cells.
+    pub(super) fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         let mut changed = false;
         if let Some(all) = self.fills {

@@ -127,6 +127,11 @@ impl Intersection {
         out
     }
 
+    /// The cells of both sides.
+    pub(super) fn cells(&self) -> Vec<u16> {
+        self.a.iter().chain(&self.b).copied().collect()
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         let union = |cells: &[u16], m: &M| cells.iter().fold(0u64, |u, &c| u | m.mask(c.into()));
         let (ua, ub) = (union(&self.a, m), union(&self.b, m));

@@ -23,6 +23,11 @@ impl Renban {
         }
     }
 
+    /// The line's cells.
+    pub(super) fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         let union = self
             .cells
@@ -64,6 +69,11 @@ impl Between {
                 .map(|&c| c as u16)
                 .collect(),
         }
+    }
+
+    /// The line's cells.
+    pub(super) fn cells(&self) -> Vec<u16> {
+        self.ends.iter().chain(&self.mids).copied().collect()
     }
 
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {

@@ -34,6 +34,11 @@ impl Sandwich {
         }
     }
 
+    /// The row's or column's cells.
+    pub(super) fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         let n = self.n;
         if n < 2 {

@@ -242,15 +242,25 @@ impl Pairs {
         out
     }
 
-    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        for p in &self.pairs {
-            let (a, b) = (usize::from(p.a), usize::from(p.b));
-            let ma = m.mask(a);
-            changed |= m.restrict(b, self.support(p.ab, ma))?;
-            let mb = m.mask(b);
-            changed |= m.restrict(a, self.support(p.ba, mb))?;
-        }
+    /// The number of pairs.
+    pub(super) fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// The two cells of pair `i`.
+    pub(super) fn cells(&self, i: usize) -> [u16; 2] {
+        [self.pairs[i].a, self.pairs[i].b]
+    }
+
+    /// Keep each cell of pair `i` to the digits the other's candidates support.
+    #[inline]
+    pub(super) fn run_one<M: Masks>(&self, i: usize, m: &mut M) -> Result<bool, Contradiction> {
+        let p = &self.pairs[i];
+        let (a, b) = (usize::from(p.a), usize::from(p.b));
+        let ma = m.mask(a);
+        let mut changed = m.restrict(b, self.support(p.ab, ma))?;
+        let mb = m.mask(b);
+        changed |= m.restrict(a, self.support(p.ba, mb))?;
         Ok(changed)
     }
 }

@@ -252,40 +252,9 @@ impl Sum {
         }
     }
 
-    /// The words of this sum's memo: a flag, then its cells' candidates.
-    pub(super) fn memo_len(&self) -> usize {
-        self.cells.len() + 1
-    }
-
-    /// [`Sum::run`], skipped where the cells' candidates are those `memo` holds from a run
-    /// that removed nothing: a run decides from its cells' candidates alone, so it would
-    /// remove nothing from them again. (It might clear a required digit from a house's other
-    /// cells that hold it again on another branch: a missed elimination, never a wrong
-    /// solution, since a run on placed cells only checks the sum.)
-    #[inline]
-    pub(super) fn run_memo<M: Masks>(
-        &self,
-        m: &mut M,
-        memo: &mut [u64],
-    ) -> Result<bool, Contradiction> {
-        let (flag, masks) = memo.split_at_mut(1);
-        if flag[0] == 1
-            && self
-                .cells
-                .iter()
-                .zip(masks.iter())
-                .all(|(&c, &x)| m.mask(usize::from(c)) == x)
-        {
-            return Ok(false);
-        }
-        let changed = self.run(m)?;
-        flag[0] = u64::from(!changed);
-        if !changed {
-            for (&c, x) in self.cells.iter().zip(masks.iter_mut()) {
-                *x = m.mask(usize::from(c));
-            }
-        }
-        Ok(changed)
+    /// The sum's cells.
+    pub(super) fn cells(&self) -> &[u16] {
+        &self.cells
     }
 
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {

@@ -382,7 +382,8 @@ fn clashing_givens_in_a_rule_house_are_named() {
 
 /// Many sums at once on 6×6 (cages, little killers, arrows, kinds 7 to 9 of `random_rule`):
 /// the sums grouped by the cells that must differ, the cages' required digits, the law of
-/// leftovers' derived sums and the search's memo of quiet sums, against the definitions.
+/// leftovers' derived sums and the search's runs of only the propagators whose cells changed,
+/// against the definitions.
 #[test]
 fn crowded_sums_on_6x6_agree_with_the_definitions() {
     let shape = Shape::new(2, 3).unwrap();
