@@ -166,8 +166,19 @@ impl Tables {
     }
 }
 
-/// The contradiction marker of propagation.
-struct Dead;
+/// The contradiction marker of propagation, with where it showed.
+struct Dead(Blame);
+
+/// Where a contradiction showed.
+#[derive(Debug, Clone, Copy)]
+enum Blame {
+    /// A cell left without candidates.
+    Cell(usize),
+    /// A house without a place for a digit, or with a digit twice.
+    House(usize),
+    /// A rule's propagator (a unit of `Propagators`).
+    Unit(usize),
+}
 
 /// A state as the rules' propagators see it: candidates of open cells, the digit of placed
 /// ones; a cell narrowed to one candidate is queued as a naked single.
@@ -275,12 +286,12 @@ impl State {
         queue: &mut Vec<u16>,
     ) -> Result<(), Dead> {
         if self.cand[cell] & bit == 0 {
-            return Err(Dead);
+            return Err(Dead(Blame::Cell(cell)));
         }
         for &h in t.houses_of(cell) {
             let p = &mut self.placed[h as usize];
             if *p & bit != 0 {
-                return Err(Dead);
+                return Err(Dead(Blame::House(usize::from(h))));
             }
             *p |= bit;
         }
@@ -296,7 +307,7 @@ impl State {
                 self.cand[p] = c;
                 if c & c.wrapping_sub(1) == 0 {
                     if c == 0 {
-                        return Err(Dead);
+                        return Err(Dead(Blame::Cell(p)));
                     }
                     queue.push(p as u16);
                 }
@@ -352,8 +363,8 @@ impl State {
                 full: t.full,
                 queue: &mut w.queue,
             };
-            if props.run_dirty(&mut view, &mut w.dirty).is_err() {
-                return Err(Dead);
+            if let Err(u) = props.run_dirty(&mut view, &mut w.dirty) {
+                return Err(Dead(Blame::Unit(u)));
             }
         }
     }
@@ -375,7 +386,7 @@ impl State {
                     once |= m;
                 }
                 if (once | placed) != t.full {
-                    return Err(Dead);
+                    return Err(Dead(Blame::House(h)));
                 }
                 let mut hidden = once & !twice;
                 while hidden != 0 {
@@ -386,7 +397,7 @@ impl State {
                         .iter()
                         .map(|&c| c as usize)
                         .find(|&c| self.cand[c] & bit != 0)
-                        .ok_or(Dead)?;
+                        .ok_or(Dead(Blame::House(h)))?;
                     self.assign(t, cell, bit, queue)?;
                     changed = true;
                 }
@@ -423,10 +434,10 @@ impl State {
     }
 
     /// The open cell with the highest score per candidate (`scores`: each cell's priority,
-    /// the sizes of the houses and rules that hold it, plus the dead ends its guesses met,
-    /// decayed), the fewest candidates breaking ties: the history heuristic of the
-    /// Interactive Sudoku Solver's variant search, where the rules make some cells far more
-    /// telling than their candidate counts say.
+    /// the sizes of the houses and rules that hold it, plus the dead ends met in its guesses
+    /// and in the houses and rules that hold it, decayed), the fewest candidates breaking
+    /// ties: dom/wdeg over the Interactive Sudoku Solver's priorities, where the rules make
+    /// some cells far more telling than their candidate counts say.
     #[inline]
     fn branch_cell_scored(&self, scores: &[u32]) -> usize {
         let (mut best, mut best_score, mut best_count) = (usize::MAX, 0u64, 1u64);
@@ -498,8 +509,8 @@ impl Generic {
 struct Scratch {
     levels: Vec<State>,
     work: Work,
-    /// Each cell's priority plus the dead ends its guesses met (empty: plain MRV), halved
-    /// every `DECAY` dead ends.
+    /// Each cell's priority plus the dead ends met in its guesses and in its houses and rules
+    /// (empty: plain MRV), halved every `DECAY` dead ends.
     scores: Vec<u32>,
     countdown: u32,
 }
@@ -520,16 +531,30 @@ impl Scratch {
         }
     }
 
-    /// A guess in `cell` met a dead end.
+    /// A guess in `cell` met a dead end that showed in `blame`: one more for the guessed
+    /// cell and for every cell of the house or rule where it showed (dom/wdeg, as the big
+    /// engine weighs houses: the cells of the constraints that fail get branched on first).
     #[inline]
-    fn conflict(&mut self, cell: usize) {
-        if let Some(s) = self.scores.get_mut(cell) {
-            *s += 1;
-            self.countdown -= 1;
-            if self.countdown == 0 {
-                self.scores.iter_mut().for_each(|s| *s >>= 1);
-                self.countdown = DECAY;
+    fn conflict(&mut self, t: &Tables, cell: usize, blame: Blame) {
+        if self.scores.is_empty() {
+            return;
+        }
+        let cells: &[u16] = match blame {
+            Blame::Cell(c) => {
+                self.scores[c] += 1;
+                &[]
             }
+            Blame::House(h) => t.house(h),
+            Blame::Unit(u) => t.props.as_ref().map_or(&[][..], |p| p.unit_cells(u)),
+        };
+        for &x in cells {
+            self.scores[usize::from(x)] += 1;
+        }
+        self.scores[cell] += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.scores.iter_mut().for_each(|s| *s >>= 1);
+            self.countdown = DECAY;
         }
     }
 }
@@ -593,8 +618,8 @@ fn search_level<S: Sink>(
         work.queue.clear();
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
-            Err(Dead) => {
-                scratch.conflict(cell);
+            Err(Dead(blame)) => {
+                scratch.conflict(t, cell, blame);
                 ctx.node()?;
                 ctx.dead_end(w);
             }

@@ -627,6 +627,9 @@ pub(crate) struct Propagators {
     /// `watch[watch_start[cell]..watch_start[cell + 1]]`: the units that read `cell`.
     watch: Vec<u32>,
     watch_start: Vec<u32>,
+    /// `unit_cells[unit_start[u]..unit_start[u + 1]]`: the cells unit `u` reads.
+    unit_cells: Vec<u16>,
+    unit_start: Vec<u32>,
     /// Where each family's units start: sums, renbans, betweens, sandwiches, quads,
     /// intersections, and the end.
     starts: [usize; 7],
@@ -662,6 +665,13 @@ impl Propagators {
         starts[5] = of_unit.len();
         of_unit.extend(self.intersections.iter().map(houses::Intersection::cells));
         starts[6] = of_unit.len();
+        self.unit_cells = of_unit.concat();
+        self.unit_start = std::iter::once(0)
+            .chain(of_unit.iter().scan(0u32, |at, c| {
+                *at += c.len() as u32;
+                Some(*at)
+            }))
+            .collect();
         let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (u, unit_cells) in of_unit.iter().enumerate() {
             for &c in unit_cells {
@@ -683,6 +693,11 @@ impl Propagators {
     /// The words of a set of units (one bit each).
     pub(crate) fn unit_words(&self) -> usize {
         self.starts[6].div_ceil(64)
+    }
+
+    /// The cells unit `u` reads.
+    pub(crate) fn unit_cells(&self, u: usize) -> &[u16] {
+        &self.unit_cells[self.unit_start[u] as usize..self.unit_start[u + 1] as usize]
     }
 
     /// Mark every unit.
@@ -731,20 +746,19 @@ impl Propagators {
     }
 
     /// Run each marked unit once, in unit order, clearing its mark; `Ok(true)` when some
-    /// candidate was removed. Cells they change are not marked here (the caller compares
-    /// the candidates with those it saw).
+    /// candidate was removed, `Err(u)` when unit `u` found a contradiction. Cells they change
+    /// are not marked here (the caller compares the candidates with those it saw).
     #[inline]
-    pub(crate) fn run_dirty<M: Masks>(
-        &self,
-        m: &mut M,
-        dirty: &mut [u64],
-    ) -> Result<bool, Contradiction> {
+    pub(crate) fn run_dirty<M: Masks>(&self, m: &mut M, dirty: &mut [u64]) -> Result<bool, usize> {
         let mut changed = false;
         for (i, word) in dirty.iter_mut().enumerate() {
             while *word != 0 {
                 let b = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                changed |= self.run_unit(i * 64 + b, m)?;
+                match self.run_unit(i * 64 + b, m) {
+                    Ok(c) => changed |= c,
+                    Err(Contradiction) => return Err(i * 64 + b),
+                }
             }
         }
         Ok(changed)
