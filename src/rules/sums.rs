@@ -26,95 +26,81 @@ pub(super) struct Sum {
     groups: Vec<Group>,
 }
 
-/// Cells of a sum (`cells[start..start + len]`) with one coefficient that must hold different
-/// digits (they share a house, a cage or a rule's different pair).
+/// Cells of a sum (`cells[start..start + len]`, one to three) with one coefficient that must
+/// hold different digits (they share a house, a cage or a rule's different pair).
 #[derive(Debug)]
 struct Group {
     start: usize,
     len: usize,
     coef: i64,
-    /// Every set of `len` digits (of 1..=N): its mask and its sum.
-    sets: Vec<(u64, u32)>,
 }
 
-impl Group {
-    /// The digit sets whose digits the group's cells (`masks`, the sum's cells' candidates)
-    /// can hold one each, as far as a set fits cell by cell: `f(set, sum)` for each.
-    #[inline]
-    fn each_set(&self, masks: &[u64], mut f: impl FnMut(u64, u32)) {
-        let ms = &masks[self.start..self.start + self.len];
-        let (union, fixed) = union_placed(ms.iter().copied());
-        for &(set, sum) in &self.sets {
-            if set & union == set && set & fixed == fixed && ms.iter().all(|&x| x & set != 0) {
-                f(set, sum);
+/// The assignments of different digits to a group's two or three cells: the sums they make
+/// (bit `s` for sum `s`), the digits each cell takes in one, and the digits every one uses.
+#[derive(Debug, Clone, Copy)]
+struct Made {
+    sums: u128,
+    support: [u64; 3],
+    required: u64,
+}
+
+/// The assignments of different digits to the cells of `ms` (two or three candidate masks)
+/// whose sum is one of `allowed`. Exact: loops over the first cells' digits, the last cell's
+/// digits as one mask.
+#[inline]
+fn assignments(ms: &[u64], allowed: u128) -> Made {
+    let mut out = Made {
+        sums: 0,
+        support: [0; 3],
+        required: u64::MAX,
+    };
+    // The last cell's digits (bit d - 1 for digit d) that make an allowed sum with `base`
+    // (the others' digits' sum) and are none of `used`.
+    let last = |mask: u64, used: u64, base: u32| -> u64 {
+        // Sum base + d is bit base + d of `allowed`: d's bit d - 1 is bit base + 1 of it.
+        ((allowed >> (base + 1)) as u64) & mask & !used
+    };
+    let single = |m: u64| if m & m.wrapping_sub(1) == 0 { m } else { 0 };
+    let mut a_bits = ms[0];
+    while a_bits != 0 {
+        let a = a_bits & a_bits.wrapping_neg();
+        a_bits &= a_bits - 1;
+        let va = a.trailing_zeros() + 1;
+        if ms.len() == 2 {
+            let b = last(ms[1], a, va);
+            if b != 0 {
+                out.sums |= u128::from(b) << (va + 1);
+                out.support[0] |= a;
+                out.support[1] |= b;
+                out.required &= a | single(b);
+            }
+            continue;
+        }
+        let mut b_bits = ms[1] & !a;
+        while b_bits != 0 {
+            let b = b_bits & b_bits.wrapping_neg();
+            b_bits &= b_bits - 1;
+            let vb = b.trailing_zeros() + 1;
+            let c = last(ms[2], a | b, va + vb);
+            if c != 0 {
+                out.sums |= u128::from(c) << (va + vb + 1);
+                out.support[0] |= a;
+                out.support[1] |= b;
+                out.support[2] |= c;
+                out.required &= a | b | single(c);
             }
         }
     }
-
-    /// A group; its digit sets are listed only for two or more cells (one cell's sums are
-    /// its candidates).
-    fn new(n: usize, start: usize, len: usize, coef: i64) -> Group {
-        let sets = (0u64..if len > 1 { 1 << n } else { 0 })
-            .filter(|m| m.count_ones() as usize == len)
-            .map(|m| {
-                (
-                    m,
-                    (0..n as u32)
-                        .filter(|d| m >> d & 1 == 1)
-                        .map(|d| d + 1)
-                        .sum(),
-                )
-            })
-            .collect();
-        Group {
-            start,
-            len,
-            coef,
-            sets,
-        }
-    }
+    out
 }
 
-/// The most digit sets a group of a sum may list.
+/// The most digit sets a group of a sum may have (n choose its cells): bounds the cost of
+/// walking its assignments.
 const GROUP_SETS: usize = 256;
 
 /// The most cells of a group of a sum: larger groups prune more but cost more than they save
 /// (measured on the ISS killer and little-killer puzzles).
 const GROUP_CELLS: usize = 3;
-
-/// The most ways (product of candidate counts) a group's cells are walked digit by digit.
-const ASSIGN_WAYS: u32 = 256;
-
-/// The assignments of different digits to a group's cells (`masks`) whose sum is one of
-/// `sums`: the digits each cell takes in one (`support`) and the sums made (`hit`).
-struct Assign<'a> {
-    masks: &'a [u64],
-    sums: u128,
-    support: [u64; REACH_CELLS],
-    hit: u128,
-    path: [u64; REACH_CELLS],
-}
-
-impl Assign<'_> {
-    fn walk(&mut self, j: usize, used: u64, sum: u32) {
-        if j == self.masks.len() {
-            if self.sums >> sum & 1 == 1 {
-                self.hit |= 1 << sum;
-                for (s, &p) in self.support.iter_mut().zip(&self.path[..j]) {
-                    *s |= p;
-                }
-            }
-            return;
-        }
-        let mut free = self.masks[j] & !used;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free &= free - 1;
-            self.path[j] = bit;
-            self.walk(j + 1, used | bit, sum + bit.trailing_zeros() + 1);
-        }
-    }
-}
 
 /// The most cells the exact filter of sums with repeats takes.
 const REACH_CELLS: usize = 16;
@@ -140,7 +126,11 @@ impl Sum {
         let fits = cells.len() <= REACH_CELLS && top - base < 128 && n <= 16;
         let groups = if fits {
             (0..cells.len())
-                .map(|i| Group::new(n as usize, i, 1, coef[i]))
+                .map(|i| Group {
+                    start: i,
+                    len: 1,
+                    coef: coef[i],
+                })
                 .collect()
         } else {
             Vec::new()
@@ -194,8 +184,11 @@ impl Sum {
         self.coef.clear();
         self.groups.clear();
         for (k, cells) in groups {
-            self.groups
-                .push(Group::new(n, self.cells.len(), cells.len(), k));
+            self.groups.push(Group {
+                start: self.cells.len(),
+                len: cells.len(),
+                coef: k,
+            });
             self.coef.extend(cells.iter().map(|_| k));
             self.cells.extend(cells);
         }
@@ -331,9 +324,9 @@ impl Sum {
         Ok(changed)
     }
 
-    /// Repeats allowed but for the groups of cells that must differ: a group's digit set
-    /// fits when each of its cells can hold one of its digits; each cell keeps the digits of
-    /// the sets some choice of the other groups' sets completes to the target. Partial sums
+    /// Repeats allowed but for the groups of cells that must differ: each cell keeps the
+    /// digits of its group's assignments (different digits) whose sum some choice of the
+    /// other groups' sums completes to the target. Partial sums
     /// (less `base`) are bits of a `u128`: `before[i]` the sums the groups before `i` can
     /// make, `after` those the groups from `i` on must make.
     fn run_reach<M: Masks>(&self, base: i64, m: &mut M) -> Result<bool, Contradiction> {
@@ -365,21 +358,19 @@ impl Sum {
         let k = self.groups.len();
         let mut before = [0u128; REACH_CELLS + 1];
         let mut made = [0u128; REACH_CELLS];
-        // The union and the common digits of each group's sets.
-        let mut spans = [(0u64, 0u64); REACH_CELLS];
+        // The assignments of the groups of two or three cells.
+        let mut ways = [Made {
+            sums: 0,
+            support: [0; 3],
+            required: 0,
+        }; REACH_CELLS];
         before[0] = 1 << -base;
         for (i, g) in self.groups.iter().enumerate() {
             made[i] = if g.len == 1 {
                 u128::from(masks[g.start]) << 1
             } else {
-                let (mut sums, mut kept, mut required) = (0u128, 0u64, u64::MAX);
-                g.each_set(&masks, |set, sum| {
-                    sums |= 1 << sum;
-                    kept |= set;
-                    required &= set;
-                });
-                spans[i] = (kept, required);
-                sums
+                ways[i] = assignments(&masks[g.start..g.start + g.len], u128::MAX);
+                ways[i].sums
             };
             before[i + 1] = spread(before[i], made[i], g.coef);
         }
@@ -406,48 +397,18 @@ impl Sum {
                     changed |= m.restrict(usize::from(cells[0]), (sums >> 1) as u64)?;
                 }
             } else {
-                let (mut kept, mut required) = spans[i];
-                if cut {
-                    (kept, required) = (0, u64::MAX);
-                    g.each_set(&masks, |set, sum| {
-                        if sums >> sum & 1 == 1 {
-                            kept |= set;
-                            required &= set;
-                        }
-                    });
-                }
-                // Small groups: the digits each cell takes in some assignment of different
-                // digits that makes one of the sums (a digit set fitting cell by cell may
-                // still have no assignment).
-                let mut ms = [0u64; REACH_CELLS];
-                let mut ways = 1u32;
-                for (j, x) in ms[..g.len].iter_mut().enumerate() {
-                    *x = masks[g.start + j] & kept;
-                    ways = ways.saturating_mul(x.count_ones());
-                }
-                let (_, fixed) = union_placed(ms[..g.len].iter().copied());
-                if cut && ways <= ASSIGN_WAYS {
-                    let mut found = Assign {
-                        masks: &ms[..g.len],
-                        sums,
-                        support: [0; REACH_CELLS],
-                        hit: 0,
-                        path: [0; REACH_CELLS],
-                    };
-                    found.walk(0, 0, 0);
-                    if found.hit == 0 {
-                        return Err(Contradiction);
-                    }
-                    let (support, hit) = (found.support, found.hit);
-                    ms = support;
-                    sums = hit;
-                }
+                let w = if cut {
+                    assignments(&masks[g.start..g.start + g.len], sums)
+                } else {
+                    ways[i]
+                };
                 for (j, &c) in cells.iter().enumerate() {
-                    changed |= m.restrict(usize::from(c), ms[j])?;
+                    changed |= m.restrict(usize::from(c), w.support[j])?;
                 }
-                if required & !fixed != 0 {
+                let (_, fixed) = union_placed(masks[g.start..g.start + g.len].iter().copied());
+                if w.required & !fixed != 0 {
                     changed |=
-                        self.place_required(g.start..g.start + g.len, required & !fixed, m)?;
+                        self.place_required(g.start..g.start + g.len, w.required & !fixed, m)?;
                 }
             }
             after = spread(after, sums, -g.coef);
@@ -535,4 +496,71 @@ fn choose(n: usize, k: usize) -> usize {
 #[inline]
 fn div_ceil(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `assignments` against every assignment of digits, on pseudo-random masks and sums.
+    #[test]
+    fn assignments_match_brute_force() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..3000 {
+            let len = 2 + round % 2;
+            let n = if round % 3 == 0 { 16 } else { 9 };
+            let full = (1u64 << n) - 1;
+            let ms: Vec<u64> = (0..len)
+                .map(|_| {
+                    let m = next() & next() & full;
+                    if m == 0 {
+                        1 << (next() % n)
+                    } else {
+                        m
+                    }
+                })
+                .collect();
+            let allowed = if round % 4 == 0 {
+                u128::MAX
+            } else {
+                u128::from(next()) | u128::from(next()) << 64
+            };
+            let (mut sums, mut support, mut required) = (0u128, [0u64; 3], u64::MAX);
+            let digits = |m: u64| (0..n).filter(move |d| m >> d & 1 == 1);
+            let mut visit = |ds: &[u64]| {
+                let set = ds.iter().fold(0u64, |s, &d| s | 1 << d);
+                let sum: u64 = ds.iter().map(|d| d + 1).sum();
+                if set.count_ones() as usize == ds.len() && allowed >> sum & 1 == 1 {
+                    sums |= 1 << sum;
+                    for (s, &d) in support.iter_mut().zip(ds) {
+                        *s |= 1 << d;
+                    }
+                    required &= set;
+                }
+            };
+            for a in digits(ms[0]) {
+                for b in digits(ms[1]) {
+                    if len == 2 {
+                        visit(&[a, b]);
+                    } else {
+                        for c in digits(ms[2]) {
+                            visit(&[a, b, c]);
+                        }
+                    }
+                }
+            }
+            let got = assignments(&ms, allowed);
+            assert_eq!(got.sums, sums, "{ms:?}");
+            assert_eq!(got.support, support, "{ms:?}");
+            if sums != 0 {
+                assert_eq!(got.required, required, "{ms:?}");
+            }
+        }
+    }
 }
