@@ -191,12 +191,11 @@ struct View<'a> {
 impl Masks for View<'_> {
     #[inline(always)]
     fn mask(&self, cell: usize) -> u64 {
-        let v = self.st.value[cell];
-        if v == 0 {
-            self.st.cand[cell]
-        } else {
-            1u64 << (v - 1)
-        }
+        // Without a branch: an open cell has value 0 and its candidates, a placed one no
+        // candidates and its digit's bit.
+        let v = u32::from(self.st.value[cell]);
+        let placed = (1u64 << (v.wrapping_sub(1) & 63)) & u64::from(v != 0).wrapping_neg();
+        self.st.cand[cell] | placed
     }
 
     #[inline]
