@@ -452,12 +452,9 @@ impl Sum {
             let (mut lo, mut hi) = (0i64, 0i64);
             for g in groups {
                 for part in self.parts(g, singles) {
-                    let (mins, maxs) = self.ends(part.clone(), m);
+                    let ends = self.ends(part.clone(), m);
                     let k = self.coef[part.start];
-                    let (a, b) = (
-                        least(&mins, usize::MAX).ok_or(Contradiction)?,
-                        greatest(&maxs, usize::MAX).ok_or(Contradiction)?,
-                    );
+                    let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
                     let (x, y) = if k >= 0 {
                         (k * a, k * b)
                     } else {
@@ -473,12 +470,9 @@ impl Sum {
             let mut again = false;
             for g in groups {
                 for part in self.parts(g, singles) {
-                    let (mins, maxs) = self.ends(part.clone(), m);
+                    let ends = self.ends(part.clone(), m);
                     let k = self.coef[part.start];
-                    let (a, b) = (
-                        least(&mins, usize::MAX).ok_or(Contradiction)?,
-                        greatest(&maxs, usize::MAX).ok_or(Contradiction)?,
-                    );
+                    let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
                     let (x, y) = if k >= 0 {
                         (k * a, k * b)
                     } else {
@@ -487,7 +481,7 @@ impl Sum {
                     // No cell can lose a digit while the target lies a digit's span times
                     // the coefficient inside both ends (a cell left out lowers the least sum
                     // by one at least).
-                    let top = i64::from(*maxs.iter().max().unwrap_or(&0));
+                    let top = ends.top();
                     let span = (top - 1) * k.abs();
                     if self.target - lo >= span && hi - self.target >= span {
                         continue;
@@ -497,9 +491,7 @@ impl Sum {
                     for (j, cell) in part.clone().enumerate() {
                         let cell = usize::from(self.cells[cell]);
                         // The group's other cells: their least and greatest sums.
-                        let (Some(lo_o), Some(hi_o)) = (least(&mins, j), greatest(&maxs, j)) else {
-                            return Err(Contradiction);
-                        };
+                        let (lo_o, hi_o) = ends.sums(j).ok_or(Contradiction)?;
                         let allowed = if k > 0 {
                             range_mask(
                                 div_ceil(self.target - rest_hi, k) - hi_o,
@@ -535,31 +527,62 @@ impl Sum {
     }
 
     /// The least and greatest candidates of the cells of `range`.
-    fn ends<M: Masks>(&self, range: std::ops::Range<usize>, m: &M) -> ([u32; 64], [u32; 64]) {
+    #[inline]
+    fn ends<M: Masks>(&self, range: std::ops::Range<usize>, m: &M) -> Ends {
+        if range.len() == 1 {
+            let (a, b) = span(m.mask(usize::from(self.cells[range.start])));
+            return Ends::One(a, b);
+        }
         let (mut mins, mut maxs) = ([0u32; 64], [0u32; 64]);
+        let len = range.len();
         for (j, i) in range.enumerate() {
             let (a, b) = span(m.mask(usize::from(self.cells[i])));
             (mins[j], maxs[j]) = (a as u32, b as u32);
         }
-        (mins, maxs)
+        Ends::Many(mins, maxs, len)
     }
 }
 
-/// The least sum of different digits, each at least its cell's least candidate (`mins`, 0 past
-/// the cells), leaving out cell `skip`: the cells in order of their least candidates, each
-/// taking the least digit still free. `None` when digits run out (past 64).
-fn least(mins: &[u32; 64], skip: usize) -> Option<i64> {
-    let mut order = [(0u32, 0usize); 64];
-    let mut k = 0;
-    for (j, &a) in mins.iter().enumerate() {
-        if a != 0 && j != skip {
-            order[k] = (a, j);
-            k += 1;
+/// The least and greatest candidates of a group's cells. On the stack, both variants: the
+/// propagators do not allocate, and a single cell skips filling the arrays.
+#[allow(clippy::large_enum_variant)]
+enum Ends {
+    /// One cell.
+    One(i64, i64),
+    /// Several: the first `len` entries.
+    Many([u32; 64], [u32; 64], usize),
+}
+
+impl Ends {
+    /// The largest candidate.
+    fn top(&self) -> i64 {
+        match self {
+            Ends::One(_, b) => *b,
+            Ends::Many(_, maxs, len) => i64::from(maxs[..*len].iter().copied().max().unwrap_or(0)),
         }
     }
+
+    /// The least and greatest sums of different digits of the cells but cell `skip`
+    /// (`usize::MAX`: all of them); `None` when digits run out.
+    fn sums(&self, skip: usize) -> Option<(i64, i64)> {
+        match self {
+            Ends::One(..) if skip == 0 => Some((0, 0)),
+            Ends::One(a, b) => Some((*a, *b)),
+            Ends::Many(mins, maxs, len) => {
+                Some((least(&mins[..*len], skip)?, greatest(&maxs[..*len], skip)?))
+            }
+        }
+    }
+}
+
+/// The least sum of different digits, each at least its cell's least candidate (`mins`),
+/// leaving out cell `skip`: the cells in order of their least candidates, each taking the
+/// least digit still free. `None` when digits run out (past 64).
+fn least(mins: &[u32], skip: usize) -> Option<i64> {
+    let (mut order, k) = others(mins, skip);
     order[..k].sort_unstable();
     let (mut used, mut sum) = (0u64, 0i64);
-    for &(a, _) in &order[..k] {
+    for &a in &order[..k] {
         let free = !used & (u64::MAX << (a - 1));
         if free == 0 {
             return None;
@@ -571,20 +594,13 @@ fn least(mins: &[u32; 64], skip: usize) -> Option<i64> {
     Some(sum)
 }
 
-/// The greatest sum of different digits, each at most its cell's greatest candidate (`maxs`,
-/// 0 past the cells), leaving out cell `skip`. `None` when no digit is free.
-fn greatest(maxs: &[u32; 64], skip: usize) -> Option<i64> {
-    let mut order = [(0u32, 0usize); 64];
-    let mut k = 0;
-    for (j, &b) in maxs.iter().enumerate() {
-        if b != 0 && j != skip {
-            order[k] = (b, j);
-            k += 1;
-        }
-    }
+/// The greatest sum of different digits, each at most its cell's greatest candidate (`maxs`),
+/// leaving out cell `skip`. `None` when no digit is free.
+fn greatest(maxs: &[u32], skip: usize) -> Option<i64> {
+    let (mut order, k) = others(maxs, skip);
     order[..k].sort_unstable_by(|x, y| y.cmp(x));
     let (mut used, mut sum) = (0u64, 0i64);
-    for &(b, _) in &order[..k] {
+    for &b in &order[..k] {
         let below = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
         let free = !used & below;
         if free == 0 {
@@ -595,6 +611,20 @@ fn greatest(maxs: &[u32; 64], skip: usize) -> Option<i64> {
         sum += i64::from(v) + 1;
     }
     Some(sum)
+}
+
+/// The entries of `ends` (at most 64) but entry `skip`, and how many.
+#[inline]
+fn others(ends: &[u32], skip: usize) -> ([u32; 64], usize) {
+    let mut out = [0u32; 64];
+    let mut k = 0;
+    for (j, &x) in ends.iter().enumerate() {
+        if j != skip {
+            out[k] = x;
+            k += 1;
+        }
+    }
+    (out, k)
 }
 
 /// The least and greatest digit of a mask (not empty).
