@@ -452,14 +452,7 @@ impl Sum {
             let (mut lo, mut hi) = (0i64, 0i64);
             for g in groups {
                 for part in self.parts(g, singles) {
-                    let ends = self.ends(part.clone(), m);
-                    let k = self.coef[part.start];
-                    let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
-                    let (x, y) = if k >= 0 {
-                        (k * a, k * b)
-                    } else {
-                        (k * b, k * a)
-                    };
+                    let (_, _, x, y) = self.contribution(part, m)?;
                     lo += x;
                     hi += y;
                 }
@@ -470,14 +463,7 @@ impl Sum {
             let mut again = false;
             for g in groups {
                 for part in self.parts(g, singles) {
-                    let ends = self.ends(part.clone(), m);
-                    let k = self.coef[part.start];
-                    let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
-                    let (x, y) = if k >= 0 {
-                        (k * a, k * b)
-                    } else {
-                        (k * b, k * a)
-                    };
+                    let (ends, k, x, y) = self.contribution(part.clone(), m)?;
                     // No cell can lose a digit while the target lies a digit's span times
                     // the coefficient inside both ends (a cell left out lowers the least sum
                     // by one at least).
@@ -524,6 +510,25 @@ impl Sum {
         (start..start + len)
             .step_by(step.max(1))
             .map(move |i| i..i + step.min(start + len - i))
+    }
+
+    /// The candidates' ends of the cells of `part` (one coefficient), the coefficient, and
+    /// the least and greatest the part adds to the sum.
+    #[inline]
+    fn contribution<M: Masks>(
+        &self,
+        part: std::ops::Range<usize>,
+        m: &M,
+    ) -> Result<(Ends, i64, i64, i64), Contradiction> {
+        let k = self.coef[part.start];
+        let ends = self.ends(part, m);
+        let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
+        let (x, y) = if k >= 0 {
+            (k * a, k * b)
+        } else {
+            (k * b, k * a)
+        };
+        Ok((ends, k, x, y))
     }
 
     /// The least and greatest candidates of the cells of `range`.
