@@ -690,13 +690,8 @@ mod tests {
     /// share) never lose a digit some assignment of the candidates uses.
     #[test]
     fn bounds_keep_every_supported_digit() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |k: u64| rng.below(k as usize) as u64;
         let n = 6usize;
         let (mut pruned, mut dead) = (0, 0);
         for _ in 0..4000 {
@@ -766,13 +761,8 @@ mod tests {
     /// `assignments` against every assignment of digits, on pseudo-random masks and sums.
     #[test]
     fn assignments_match_brute_force() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u64();
         for round in 0..3000 {
             let len = 2 + round % 2;
             let n = if round % 3 == 0 { 16 } else { 9 };
