@@ -745,23 +745,20 @@ impl Propagators {
         }
     }
 
-    /// Run each marked unit once, in unit order, clearing its mark; `Ok(true)` when some
-    /// candidate was removed, `Err(u)` when unit `u` found a contradiction. Cells they change
-    /// are not marked here (the caller compares the candidates with those it saw).
+    /// Run each marked unit once, in unit order, clearing its mark; `Err(u)` when unit `u`
+    /// found a contradiction. Cells they change are not marked here (the caller compares the
+    /// candidates with those it saw).
     #[inline]
-    pub(crate) fn run_dirty<M: Masks>(&self, m: &mut M, dirty: &mut [u64]) -> Result<bool, usize> {
-        let mut changed = false;
+    pub(crate) fn run_dirty<M: Masks>(&self, m: &mut M, dirty: &mut [u64]) -> Result<(), usize> {
         for (i, word) in dirty.iter_mut().enumerate() {
             while *word != 0 {
                 let b = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                match self.run_unit(i * 64 + b, m) {
-                    Ok(c) => changed |= c,
-                    Err(Contradiction) => return Err(i * 64 + b),
-                }
+                self.run_unit(i * 64 + b, m)
+                    .map_err(|Contradiction| i * 64 + b)?;
             }
         }
-        Ok(changed)
+        Ok(())
     }
 }
 
