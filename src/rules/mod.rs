@@ -774,6 +774,12 @@ pub(crate) fn range_mask(lo: i64, hi: i64) -> u64 {
     top & !((1u64 << (lo - 1)) - 1)
 }
 
+/// A linear sum with the whole houses folded out of it (see `leftovers::fold_houses`).
+fn linear(n: usize, houses: &[Vec<u16>], cells: &[usize], coef: &[i64], target: i64) -> sums::Sum {
+    let (cells, coef, target) = leftovers::fold_houses(n, houses, cells, coef, target);
+    sums::Sum::linear(n, &cells, &coef, target)
+}
+
 /// Turn `rules` on a board of `shape` into houses, different pairs, initial masks and
 /// propagators for the generic engine.
 pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
@@ -814,8 +820,9 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                 cells,
                 sum: Some(s),
             } => props.sums.push(sums::Sum::cage(n, cells, *s)),
-            Rule::LittleKiller { cells, sum } => props.sums.push(sums::Sum::linear(
+            Rule::LittleKiller { cells, sum } => props.sums.push(linear(
                 n,
+                &out.houses,
                 cells,
                 &vec![1; cells.len()],
                 i64::from(*sum),
@@ -827,7 +834,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                     cells.push(c);
                     coef.push(-(10i64.pow((circle.len() - 1 - i) as u32)));
                 }
-                props.sums.push(sums::Sum::linear(n, &cells, &coef, 0));
+                props.sums.push(linear(n, &out.houses, &cells, &coef, 0));
             }
             Rule::Renban(cells) => props.renbans.push(lines::Renban::new(n, cells)),
             Rule::Between(cells) if cells.len() > 2 => {
