@@ -158,9 +158,8 @@ impl Sum {
             // Bounds only: groups of any size, for the least and greatest sums of different
             // digits (see `run_bounds`).
             if self.cells.len() <= 64 {
-                self.gather(|groups: &[(i64, Vec<u16>)], g, c, k| {
-                    groups[g].0 == k && groups[g].1.iter().all(|&o| differ(o, c))
-                });
+                let groups = cliques(&self.cells, &self.coef, &differ);
+                self.set_groups(groups);
             }
             return;
         }
@@ -196,6 +195,11 @@ impl Sum {
                 None => groups.push((k, vec![c])),
             }
         }
+        self.set_groups(groups);
+    }
+
+    /// Reorder the cells group by group.
+    fn set_groups(&mut self, groups: Vec<(i64, Vec<u16>)>) {
         self.cells.clear();
         self.coef.clear();
         self.groups.clear();
@@ -580,6 +584,61 @@ impl Ends {
     }
 }
 
+/// The cells of a sum (coefficients `coef`) in groups of one coefficient that must hold
+/// different digits, for the bounds: the fewer and larger the groups, the nearer the least
+/// and greatest sums (a group of g cells spans g·(N − g) where g single cells span g·(N − 1)).
+/// Of three greedy partitions (each cell joining the first group it fits, in the sum's order;
+/// cliques grown in cell order; cliques grown from the cell that differs from the most), the
+/// one with the largest sum of squared group sizes.
+fn cliques(cells: &[u16], coef: &[i64], differ: impl Fn(u16, u16) -> bool) -> Vec<(i64, Vec<u16>)> {
+    let score = |p: &[(i64, Vec<u16>)]| p.iter().map(|(_, g)| g.len() * g.len()).sum::<usize>();
+    // First fit, in the sum's order.
+    let mut best: Vec<(i64, Vec<u16>)> = Vec::new();
+    for (&c, &k) in cells.iter().zip(coef) {
+        match best
+            .iter_mut()
+            .find(|(gk, g)| *gk == k && g.iter().all(|&o| differ(o, c)))
+        {
+            Some((_, g)) => g.push(c),
+            None => best.push((k, vec![c])),
+        }
+    }
+    let mut sorted: Vec<(u16, i64)> = cells.iter().copied().zip(coef.iter().copied()).collect();
+    sorted.sort_unstable();
+    for most in [false, true] {
+        let mut left = sorted.clone();
+        let mut out: Vec<(i64, Vec<u16>)> = Vec::new();
+        while let Some(&(_, k)) = left.first() {
+            // Grow a clique of coefficient k from the cells left: the first of them, or the
+            // one that differs from the most of them; then only those that differ from it.
+            let mut open: Vec<u16> = left.iter().filter(|e| e.1 == k).map(|e| e.0).collect();
+            let mut group = Vec::new();
+            while !open.is_empty() {
+                let links = |a: u16| open.iter().filter(|&&b| differ(a, b)).count();
+                let pick = if most {
+                    let mut pick = open[0];
+                    for &a in &open[1..] {
+                        if links(a) > links(pick) {
+                            pick = a;
+                        }
+                    }
+                    pick
+                } else {
+                    open[0]
+                };
+                group.push(pick);
+                open.retain(|&o| o != pick && differ(o, pick));
+            }
+            left.retain(|e| !group.contains(&e.0));
+            out.push((k, group));
+        }
+        if score(&out) > score(&best) {
+            best = out;
+        }
+    }
+    best
+}
+
 /// The least sum of different digits, each at least its cell's least candidate (`mins`),
 /// leaving out cell `skip`: the cells in order of their least candidates, each taking the
 /// least digit still free. `None` when digits run out (past 64).
@@ -705,7 +764,10 @@ mod tests {
                     _ => 1,
                 })
                 .collect();
-            let house: Vec<u64> = (0..len).map(|_| next(2)).collect();
+            // Two houses per cell (a row and a column, say): cells that share either differ,
+            // which is not transitive, as on a board.
+            let house: Vec<(u64, u64)> = (0..len).map(|_| (next(2), next(3))).collect();
+            let differ = |i: usize, j: usize| house[i].0 == house[j].0 || house[i].1 == house[j].1;
             let masks: Vec<u64> = (0..len).map(|_| 1 + next((1 << n) - 1)).collect();
             let digits = |m: u64| (0..n as u64).filter(move |d| m >> d & 1 == 1);
             // Every assignment (digits differ within a house).
@@ -716,7 +778,7 @@ mod tests {
                     .flat_map(|a| digits(m).map(move |d| [a.clone(), vec![d + 1]].concat()))
                     .collect();
             }
-            all.retain(|a| (0..len).all(|i| (0..i).all(|j| house[i] != house[j] || a[i] != a[j])));
+            all.retain(|a| (0..len).all(|i| (0..i).all(|j| !differ(i, j) || a[i] != a[j])));
             let value = |a: &[u64]| {
                 a.iter()
                     .zip(&coef)
@@ -736,7 +798,7 @@ mod tests {
             }
             let mut sum = Sum::linear(n, &cells, &coef, target);
             assert!(sum.reach_base.is_none());
-            sum.group(n, |a, b| house[usize::from(a)] == house[usize::from(b)]);
+            sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
             let mut grid = Grid(masks.clone());
             match sum.run(&mut grid) {
                 Ok(_) => {
