@@ -874,6 +874,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                 .any(|h| houses_of[usize::from(b)].contains(h))
                 || pairs.contains(&(a.min(b), a.max(b))))
     };
+    props.sums.extend(leftovers::combined(n, rules, &differ));
     for sum in &mut props.sums {
         sum.group(n, differ);
         sum.link_houses(&out.houses);

@@ -272,6 +272,18 @@ impl Sum {
         &self.cells
     }
 
+    /// The sum's value on a filled grid (digits 1 to N, cell by cell) and its target.
+    #[cfg(test)]
+    pub(super) fn value_on(&self, grid: &[u8]) -> (i64, i64) {
+        let value = self
+            .cells
+            .iter()
+            .zip(&self.coef)
+            .map(|(&c, &k)| k * i64::from(grid[usize::from(c)]))
+            .sum();
+        (value, self.target)
+    }
+
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         match (&self.combos, self.reach_base) {
             (Some(combos), _) => self.run_combos(combos, m),
@@ -590,53 +602,77 @@ impl Ends {
 /// Of three greedy partitions (each cell joining the first group it fits, in the sum's order;
 /// cliques grown in cell order; cliques grown from the cell that differs from the most), the
 /// one with the largest sum of squared group sizes.
-fn cliques(cells: &[u16], coef: &[i64], differ: impl Fn(u16, u16) -> bool) -> Vec<(i64, Vec<u16>)> {
-    let score = |p: &[(i64, Vec<u16>)]| p.iter().map(|(_, g)| g.len() * g.len()).sum::<usize>();
+pub(super) fn cliques(
+    cells: &[u16],
+    coef: &[i64],
+    differ: impl Fn(u16, u16) -> bool,
+) -> Vec<(i64, Vec<u16>)> {
+    let len = cells.len();
+    assert!(len <= 64, "groups are bit sets of at most 64 cells");
+    let bit = |i: usize| 1u64 << i;
+    // adj[i]: the cells (bits by position in the sum) that must differ from cell i and share
+    // its coefficient.
+    let adj: Vec<u64> = (0..len)
+        .map(|i| {
+            (0..len)
+                .filter(|&j| j != i && coef[j] == coef[i] && differ(cells[i], cells[j]))
+                .fold(0, |m, j| m | bit(j))
+        })
+        .collect();
+    let score = |p: &[u64]| p.iter().map(|g| g.count_ones().pow(2)).sum::<u32>();
     // First fit, in the sum's order.
-    let mut best: Vec<(i64, Vec<u16>)> = Vec::new();
-    for (&c, &k) in cells.iter().zip(coef) {
-        match best
-            .iter_mut()
-            .find(|(gk, g)| *gk == k && g.iter().all(|&o| differ(o, c)))
-        {
-            Some((_, g)) => g.push(c),
-            None => best.push((k, vec![c])),
+    let mut best: Vec<u64> = Vec::new();
+    for (i, &links) in adj.iter().enumerate() {
+        match best.iter_mut().find(|g| **g & !links == 0) {
+            Some(g) => *g |= bit(i),
+            None => best.push(bit(i)),
         }
     }
-    let mut sorted: Vec<(u16, i64)> = cells.iter().copied().zip(coef.iter().copied()).collect();
-    sorted.sort_unstable();
+    // Cliques grown in cell order (the cells sorted), from the first cell left or from the
+    // one that differs from the most cells left.
+    let mut order: Vec<usize> = (0..len).collect();
+    order.sort_unstable_by_key(|&i| cells[i]);
+    let all = if len == 64 { u64::MAX } else { bit(len) - 1 };
     for most in [false, true] {
-        let mut left = sorted.clone();
-        let mut out: Vec<(i64, Vec<u16>)> = Vec::new();
-        while let Some(&(_, k)) = left.first() {
-            // Grow a clique of coefficient k from the cells left: the first of them, or the
-            // one that differs from the most of them; then only those that differ from it.
-            let mut open: Vec<u16> = left.iter().filter(|e| e.1 == k).map(|e| e.0).collect();
-            let mut group = Vec::new();
-            while !open.is_empty() {
-                let links = |a: u16| open.iter().filter(|&&b| differ(a, b)).count();
-                let pick = if most {
-                    let mut pick = open[0];
-                    for &a in &open[1..] {
-                        if links(a) > links(pick) {
-                            pick = a;
-                        }
+        let mut left = all;
+        let mut out = Vec::new();
+        while left != 0 {
+            let first = order.iter().copied().find(|&i| left & bit(i) != 0);
+            let Some(first) = first else { break };
+            let same = (0..len)
+                .filter(|&j| coef[j] == coef[first])
+                .fold(0, |m, j| m | bit(j));
+            let mut open = left & same;
+            let mut group = 0u64;
+            while open != 0 {
+                let mut pick = usize::MAX;
+                for &i in order.iter().filter(|&&i| open & bit(i) != 0) {
+                    if !most {
+                        pick = i;
+                        break;
                     }
-                    pick
-                } else {
-                    open[0]
-                };
-                group.push(pick);
-                open.retain(|&o| o != pick && differ(o, pick));
+                    let links = |j: usize| (adj[j] & open).count_ones();
+                    if pick == usize::MAX || links(i) > links(pick) {
+                        pick = i;
+                    }
+                }
+                group |= bit(pick);
+                open &= adj[pick];
             }
-            left.retain(|e| !group.contains(&e.0));
-            out.push((k, group));
+            left &= !group;
+            out.push(group);
         }
         if score(&out) > score(&best) {
             best = out;
         }
     }
-    best
+    best.into_iter()
+        .map(|g| {
+            let members = order.iter().filter(|&&i| g & bit(i) != 0);
+            let k = coef[g.trailing_zeros() as usize];
+            (k, members.map(|&i| cells[i]).collect())
+        })
+        .collect()
 }
 
 /// The least sum of different digits, each at least its cell's least candidate (`mins`),
