@@ -53,8 +53,9 @@
 //! and branches on *stack configurations* ([`configs`]: the placement of one digit in a stack,
 //! up to six children that each fix three mini-columns). Configuration branching can thrash on
 //! nearly empty grids, so the staged search counts privately (a [`tally::Trial`]) and is given
-//! up after `STAGED_NODES` nodes (2^15, a few milliseconds); the plain search then starts
-//! again. (Configurations from the root would visit fewer nodes on the hardest puzzles, but
+//! up after `STAGED_NODES` nodes (2^15, a few milliseconds); plain searches then start
+//! again, bounded and each with the digits in another order (a relabelled state: one value
+//! order can hide the solutions of a puzzle that has millions), the last one unbounded. (Configurations from the root would visit fewer nodes on the hardest puzzles, but
 //! puzzles with many solutions find their solutions later: see the README's Design section.)
 //!
 //! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
