@@ -12,26 +12,121 @@ pub(super) fn line_cells(shape: Shape, line: Line) -> Vec<usize> {
     }
 }
 
-/// A sandwich sum: the digits between the 1 and the N of a line sum to `sum`. Keeps the 1
-/// and the N where some placement of both leaves a feasible sum between them; once only one
-/// placement is left, bounds the digits between.
+/// A sandwich sum: the digits between the 1 and the N of a line sum to `sum`. Up to 16×16,
+/// exact over placements and digit sets: for each place of the 1 and the N and each set of
+/// digits (2 to N-1) of the sum that fills the cells between, the cells between keep that set's
+/// digits and the cells outside the others, where every cell has one and the cells together
+/// can hold them all; a cell keeps what some such choice leaves it. Larger boards keep the 1
+/// and the N where some placement of both leaves a feasible sum between them and, once only
+/// one placement is left, bound the digits between.
 #[derive(Debug)]
 pub(super) struct Sandwich {
     cells: Vec<u16>,
     sum: i64,
     n: usize,
+    /// Up to 16×16: the sets of digits from 2 to N-1 (bit d - 1 for digit d) that make the
+    /// sum, by their size.
+    sets: Option<Vec<Vec<u64>>>,
 }
+
+/// The largest side for which a sandwich lists its digit sets (2^14 subsets to sift).
+const SETS_SIDE: usize = 16;
 
 impl Sandwich {
     pub(super) fn new(shape: Shape, line: Line, sum: u32) -> Sandwich {
+        let n = shape.side();
+        let sets = (2..=SETS_SIDE).contains(&n).then(|| {
+            let mut by_size = vec![Vec::new(); n - 1];
+            // Subsets of the digits 2..=N-1: bit i of `s` is digit i + 2 (bit i + 1 of a mask).
+            for s in 0u64..1 << (n - 2) {
+                let digits: u32 = (0..n as u32 - 2)
+                    .filter(|i| s >> i & 1 == 1)
+                    .map(|i| i + 2)
+                    .sum();
+                if digits == sum {
+                    by_size[s.count_ones() as usize].push(s << 1);
+                }
+            }
+            by_size
+        });
         Sandwich {
             cells: line_cells(shape, line)
                 .into_iter()
                 .map(|c| c as u16)
                 .collect(),
             sum: i64::from(sum),
-            n: shape.side(),
+            n,
+            sets,
         }
+    }
+
+    /// The exact filter over placements and digit sets (see the type's docs).
+    fn run_sets<M: Masks>(&self, sets: &[Vec<u64>], m: &mut M) -> Result<bool, Contradiction> {
+        let n = self.n;
+        let (one, top) = (1u64, 1u64 << (n - 1));
+        let middle = ((1u64 << n) - 1) & !(one | top);
+        let mut masks = [0u64; crate::shape::MAX_SIDE];
+        for (i, &c) in self.cells.iter().enumerate() {
+            masks[i] = m.mask(usize::from(c));
+        }
+        let mut support = [0u64; crate::shape::MAX_SIDE];
+        for p in 0..n {
+            for q in p + 1..n {
+                let one_first = masks[p] & one != 0 && masks[q] & top != 0;
+                let top_first = masks[p] & top != 0 && masks[q] & one != 0;
+                if !(one_first || top_first) {
+                    continue;
+                }
+                let mut fits = false;
+                for &set in &sets[q - p - 1] {
+                    let rest = middle & !set;
+                    // Each cell between has a digit of the set, each outside one of the rest,
+                    // and each side's cells can hold its digits.
+                    let (mut inner, mut outer) = (0u64, 0u64);
+                    let mut ok = true;
+                    for (i, &x) in masks[..n].iter().enumerate() {
+                        if i == p || i == q {
+                            continue;
+                        }
+                        let want = if i > p && i < q { set } else { rest };
+                        if x & want == 0 {
+                            ok = false;
+                            break;
+                        }
+                        if i > p && i < q {
+                            inner |= x;
+                        } else {
+                            outer |= x;
+                        }
+                    }
+                    if !ok || inner & set != set || outer & rest != rest {
+                        continue;
+                    }
+                    fits = true;
+                    for (i, s) in support[..n].iter_mut().enumerate() {
+                        if i != p && i != q {
+                            let want = if i > p && i < q { set } else { rest };
+                            *s |= masks[i] & want;
+                        }
+                    }
+                }
+                if fits {
+                    if one_first {
+                        support[p] |= one;
+                        support[q] |= top;
+                    }
+                    if top_first {
+                        support[p] |= top;
+                        support[q] |= one;
+                    }
+                }
+            }
+        }
+        let mut changed = false;
+        for (i, &c) in self.cells.iter().enumerate() {
+            changed |= m.restrict(usize::from(c), support[i])?;
+        }
+        Ok(changed)
     }
 
     /// The row's or column's cells.
@@ -43,6 +138,9 @@ impl Sandwich {
         let n = self.n;
         if n < 2 {
             return Ok(false);
+        }
+        if let Some(sets) = &self.sets {
+            return self.run_sets(sets, m);
         }
         let (one, top) = (1u64, 1u64 << (n - 1));
         let crusts = one | top;
