@@ -836,7 +836,9 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                 }
                 props.sums.push(linear(n, &out.houses, &cells, &coef, 0));
             }
-            Rule::Renban(cells) => props.renbans.push(lines::Renban::new(n, cells)),
+            Rule::Renban(cells) => props
+                .renbans
+                .push(lines::Renban::new(n, cells, &out.houses)),
             Rule::Between(cells) if cells.len() > 2 => {
                 out.different
                     .push((cells[0] as u16, cells[cells.len() - 1] as u16));
