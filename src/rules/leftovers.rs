@@ -1,7 +1,8 @@
-//! The law of leftovers for killer cages: a house holds each digit once, so its digits sum to
-//! N(N+1)/2, and so do k houses' 45·k; the cages with sums that lie in or stick out of a set of
-//! houses then fix a sum of the few cells left over. The sums derived are redundant: they
-//! prune earlier, and never change the solutions.
+//! The law of leftovers: a house holds each digit once, so its digits sum to N(N+1)/2, and so
+//! do k houses' 45·k; the cages with sums and little killers that lie in or stick out of a set
+//! of houses then fix a sum of the few cells left over, and a long sum that covers most of a
+//! house folds it out. Little killers merged where their union bounds tighter. The sums derived
+//! are redundant: they prune earlier, and never change the solutions.
 
 use super::{sums, Rule, Rules};
 use crate::shape::Shape;
@@ -45,8 +46,9 @@ pub(super) fn in_houses(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec
 }
 
 /// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones), each box
-/// and the first 2 to N-1 boxes: with the cages (with sums, disjoint) that have more than half
-/// their cells in the band, Σ(cells of those cages outside the band) − Σ(cells of the band in
+/// and the first 2 to N-1 boxes: with the cages with sums and the little killers (a disjoint
+/// choice; "cages" below) that have more than half their cells in the band, Σ(cells of those
+/// cages outside the band) − Σ(cells of the band in
 /// none of them) = Σ(their sums) − k·N(N+1)/2. Kept where that names at most N cells (6 where
 /// all are in cages), two or fewer on one side, as the Interactive Sudoku Solver's optimizer
 /// does (repeats allowed: a linear sum, whose cells that share a house differ).

@@ -1,36 +1,32 @@
 //! Lines beyond pairs: renban (a run of consecutive digits) and between lines.
 
-use super::{range_mask, Contradiction, Masks};
+use super::{range_mask, required, Contradiction, Masks};
 
 /// A renban line: its digits (different: the line is a group of different cells) form a run
 /// of `len` consecutive digits. Keeps the digits of the runs every cell can still take part in
 /// and whose digits all still have a place; a digit every such run holds is on the line, so
 /// it is placed when one cell of the line is left for it, and leaves the other cells of a house
-/// that holds the whole line.
+/// that holds all its places on the line (`required`, as for cages).
 #[derive(Debug)]
 pub(super) struct Renban {
     cells: Vec<u16>,
     /// Every run of `cells.len()` consecutive digits.
     windows: Vec<u64>,
-    /// The cells outside the line of each house that holds all of it.
-    others: Vec<Vec<u16>>,
+    /// The houses that hold two or more of its cells.
+    links: Vec<required::Link>,
 }
 
 impl Renban {
     pub(super) fn new(n: usize, cells: &[usize], houses: &[Vec<u16>]) -> Renban {
         let k = cells.len() as i64;
         let cells: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-        let others = houses
-            .iter()
-            .filter(|h| cells.iter().all(|c| h.contains(c)))
-            .map(|h| h.iter().copied().filter(|c| !cells.contains(c)).collect())
-            .collect();
+        let links = required::links(&cells, houses);
         Renban {
             cells,
             windows: (1..=n as i64 - k + 1)
                 .map(|lo| range_mask(lo, lo + k - 1))
                 .collect(),
-            others,
+            links,
         }
     }
 
@@ -44,7 +40,7 @@ impl Renban {
             .cells
             .iter()
             .fold(0, |u, &c| u | m.mask(usize::from(c)));
-        let (mut allowed, mut required) = (0, u64::MAX);
+        let (mut allowed, mut every) = (0, u64::MAX);
         'windows: for &w in &self.windows {
             if union & w != w {
                 continue;
@@ -55,7 +51,7 @@ impl Renban {
                 }
             }
             allowed |= w;
-            required &= w;
+            every &= w;
         }
         if allowed == 0 {
             return Err(Contradiction);
@@ -64,27 +60,8 @@ impl Renban {
         for &c in &self.cells {
             changed |= m.restrict(usize::from(c), allowed)?;
         }
-        // The digits every run holds: on the line, so placed where one cell is left for them,
-        // and out of the rest of a house that holds the line.
-        let mut req = required;
-        while req != 0 {
-            let d = req & req.wrapping_neg();
-            req &= req - 1;
-            let mut places = self
-                .cells
-                .iter()
-                .filter(|&&c| m.mask(usize::from(c)) & d != 0);
-            match (places.next(), places.next()) {
-                (None, _) => return Err(Contradiction),
-                (Some(&c), None) => changed |= m.restrict(usize::from(c), d)?,
-                _ => {}
-            }
-            for house in &self.others {
-                for &c in house {
-                    changed |= m.restrict(usize::from(c), !d)?;
-                }
-            }
-        }
+        // The digits every run holds are on the line.
+        changed |= required::place(&self.cells, &self.links, 0..self.cells.len(), every, m)?;
         Ok(changed)
     }
 }

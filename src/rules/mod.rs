@@ -27,6 +27,7 @@ mod leftovers;
 mod lines;
 mod outside;
 mod pairs;
+mod required;
 mod sums;
 mod text;
 

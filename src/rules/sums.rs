@@ -4,7 +4,7 @@
 //! each group of such cells can make, combined group by group; bounds where the partial sums
 //! do not fit 128 values).
 
-use super::{range_mask, Contradiction, Masks};
+use super::{range_mask, required, Contradiction, Masks};
 
 /// `Σ coef[i] · digit(cells[i]) = target`.
 #[derive(Debug)]
@@ -17,7 +17,7 @@ pub(super) struct Sum {
     combos: Option<Vec<u64>>,
     /// For cages and sums with groups: the houses that hold two or more of the cells (see
     /// `link_houses`).
-    links: Vec<Link>,
+    links: Vec<required::Link>,
     /// For sums with repeats whose partial sums fit 128 values: the least partial sum (the
     /// filter `run_reach` counts sums from it).
     reach_base: Option<i64>,
@@ -104,16 +104,6 @@ const GROUP_CELLS: usize = 3;
 
 /// The most cells the exact filter of sums with repeats takes.
 const REACH_CELLS: usize = 16;
-
-/// A house that holds some of a cage's cells: a digit the cage must hold, whose places in the
-/// cage all lie in this house, leaves the house's other cells.
-#[derive(Debug)]
-struct Link {
-    /// The cage's cells in the house (bit `i`: the cage's `i`-th cell).
-    members: u64,
-    /// The house's cells outside the cage.
-    others: Vec<u16>,
-}
 
 impl Sum {
     /// A linear sum; repeats allowed.
@@ -249,22 +239,7 @@ impl Sum {
         {
             return;
         }
-        for house in houses {
-            let members = self
-                .cells
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| house.contains(c))
-                .fold(0u64, |m, (i, _)| m | 1 << i);
-            if members.count_ones() >= 2 {
-                let others = house
-                    .iter()
-                    .copied()
-                    .filter(|c| !self.cells.contains(c))
-                    .collect();
-                self.links.push(Link { members, others });
-            }
-        }
+        self.links = required::links(&self.cells, houses);
     }
 
     /// The sum's cells.
@@ -315,46 +290,13 @@ impl Sum {
         for &c in &self.cells {
             changed |= m.restrict(usize::from(c), allowed)?;
         }
-        changed |= self.place_required(0..self.cells.len(), required & !fixed, m)?;
-        Ok(changed)
-    }
-
-    /// Digits the cells of `range` must hold (different digits, none placed yet): one place
-    /// left is a hidden single; places all in one house clear the digit from the rest of that
-    /// house.
-    fn place_required<M: Masks>(
-        &self,
-        range: std::ops::Range<usize>,
-        mut digits: u64,
-        m: &mut M,
-    ) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        while digits != 0 {
-            let bit = digits & digits.wrapping_neg();
-            digits &= digits - 1;
-            let mut places = 0u64;
-            for i in range.clone() {
-                if m.mask(usize::from(self.cells[i])) & bit != 0 {
-                    places |= 1 << i;
-                }
-            }
-            match places.count_ones() {
-                0 => return Err(Contradiction),
-                1 => {
-                    let cell = self.cells[places.trailing_zeros() as usize];
-                    changed |= m.restrict(usize::from(cell), bit)?;
-                }
-                _ => {
-                    for link in &self.links {
-                        if places & !link.members == 0 {
-                            for &c in &link.others {
-                                changed |= m.restrict(usize::from(c), !bit)?;
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        changed |= required::place(
+            &self.cells,
+            &self.links,
+            0..self.cells.len(),
+            required & !fixed,
+            m,
+        )?;
         Ok(changed)
     }
 
@@ -441,8 +383,13 @@ impl Sum {
                 }
                 let (_, fixed) = union_placed(masks[g.start..g.start + g.len].iter().copied());
                 if w.required & !fixed != 0 {
-                    changed |=
-                        self.place_required(g.start..g.start + g.len, w.required & !fixed, m)?;
+                    changed |= required::place(
+                        &self.cells,
+                        &self.links,
+                        g.start..g.start + g.len,
+                        w.required & !fixed,
+                        m,
+                    )?;
                 }
             }
             after = spread(after, sums, -g.coef);
