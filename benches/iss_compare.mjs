@@ -69,7 +69,10 @@ const ours = (input) => {
     if (r.stdout.includes('"complete":false') && !r.stdout.includes('"solutions":2')) return { ms: best, timeout: true };
     result = JSON.parse(r.stdout.trim().split('\n')[0]);
   }
-  const digits = (s) => [...s].map((ch) => (ch >= '1' && ch <= '9' ? +ch : ch.charCodeAt(0) - 55));
+  // Our solutions are written in the puzzle's values: 1-9 then A-Z, or from 0 (0-9 then A-Z)
+  // for ISS's zero-based shapes (`Shape~9x9~0-8`). ISS's grids hold 1-based values.
+  const zeroBased = /Shape~\d+x\d+~0-/.test(input);
+  const digits = (s) => [...s].map((ch) => parseInt(ch, 36) + (zeroBased ? 1 : 0));
   return { ms: best, verdict: result.verdict, solution: result.solution ? digits(result.solution) : null };
 };
 

@@ -131,6 +131,13 @@ impl Puzzle {
         self.rules.as_deref()
     }
 
+    /// True when only the classic rules constrain the puzzle: no variant rules, or none but
+    /// values from 0 (a relabelling, which the engines need not know of).
+    #[inline]
+    pub fn is_classic(&self) -> bool {
+        self.rules.as_deref().is_none_or(Rules::is_classic)
+    }
+
     /// The board's shape.
     #[inline]
     pub fn shape(&self) -> Shape {

@@ -131,7 +131,7 @@ impl Tables {
 
     /// The tables of a puzzle: its shape's, or built for its rules.
     pub fn for_puzzle(puzzle: &Puzzle) -> Arc<Tables> {
-        match puzzle.rules() {
+        match puzzle.rules().filter(|_| !puzzle.is_classic()) {
             Some(r) => Arc::new(Tables::build(
                 puzzle.shape(),
                 Some(rules::compile(puzzle.shape(), r)),

@@ -26,7 +26,7 @@ macro_rules! with_engine {
         let puzzle: &$crate::puzzle::Puzzle = $puzzle;
         let shape = puzzle.shape();
         if $choice == $crate::engine::EngineChoice::Generic
-            || puzzle.rules().is_some()
+            || !puzzle.is_classic()
             || (shape.side() <= 12 && shape != $crate::shape::Shape::NINE)
         {
             <$crate::engine::generic::Generic as $crate::engine::Engine>::new(puzzle)

@@ -105,7 +105,7 @@ const OWN_TYPES: &[&str] = &[
 ];
 
 /// The types read here.
-pub const SUPPORTED: &str = "Shape (square, values 1-N), Given (one value or several: \
+pub const SUPPORTED: &str = "Shape (square, values 1-N or 0-(N-1)), Given (one value or several: \
 pencil marks), Diagonal, Windoku, DisjointSets, Jigsaw, NoBoxes, AllDifferent, AntiKnight, \
 AntiKing, AntiConsecutive, Cage, LittleKiller, Arrow, PillArrow, Thermo, WhiteDot, BlackDot, \
 StrictKropki, X, V, StrictXV, Renban, Whisper, Palindrome, Between, Sandwich, Quad";
@@ -166,6 +166,7 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
     items.push((start, &text[start..]));
     // The shape first: cells are read against it.
     let mut side = 9;
+    let mut zero_based = false;
     for &(at, item) in &items {
         let mut parts = item.split('~');
         if parts.next() == Some("Shape") {
@@ -182,10 +183,15 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
                 return Err((at, format!("Shape {dims}: only square grids are supported")));
             }
             if let Some(range) = range.filter(|s| !s.is_empty()) {
-                if range != r.to_string() && range != format!("1-{r}") {
+                if range == format!("0-{}", r.saturating_sub(1)) {
+                    zero_based = true;
+                } else if range != r.to_string() && range != format!("1-{r}") {
                     return Err((
                         at,
-                        format!("Shape {dims}~{range}: only the values 1-{r} are supported"),
+                        format!(
+                            "Shape {dims}~{range}: only the values 1-{r} or 0-{} are supported",
+                            r.saturating_sub(1)
+                        ),
                     ));
                 }
             }
@@ -219,10 +225,14 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
             .or_else(|_| Shape::new(1, side))
             .map_err(|e| (1, e.to_string()))?,
     };
+    let mut rules = Rules::new();
+    if zero_based {
+        rules.set_zero_based();
+    }
     let mut b = Builder {
         shape,
         cells: vec![0; shape.cells()],
-        rules: Rules::new(),
+        rules,
         jigsaw: None,
     };
     for &(at, item) in &items {
@@ -264,6 +274,19 @@ impl Builder {
         ))
     }
 
+    /// The values a cell may hold: 1 to N, or 0 to N - 1 on a zero-based board.
+    fn value_range(&self) -> (usize, usize) {
+        let first = usize::from(self.rules.first_value());
+        (first, first + self.shape.side() - 1)
+    }
+
+    /// The engine's digit (1 to N) of a value as written.
+    fn digit(&self, value: &str) -> Option<usize> {
+        let (lo, hi) = self.value_range();
+        let v: usize = value.parse().ok()?;
+        (lo..=hi).contains(&v).then(|| v - lo + 1)
+    }
+
     fn cells(&self, ids: &[&str]) -> Result<Vec<usize>, String> {
         if ids.last() == Some(&"LOOP") {
             return Err("loops are not supported".into());
@@ -301,11 +324,11 @@ impl Builder {
                     let mut p = v.split('_');
                     let cell = self.cell(p.next().unwrap_or(""))?;
                     let mut mask = 0u64;
-                    for d in p {
-                        let d: usize = d.parse().map_err(|_| format!("cannot read value {v:?}"))?;
-                        if d == 0 || d > n {
-                            return Err(format!("value {v:?} is out of range 1-{n}"));
-                        }
+                    for value in p {
+                        let d = self.digit(value).ok_or_else(|| {
+                            let (lo, hi) = self.value_range();
+                            format!("value {v:?} is not a number from {lo} to {hi}")
+                        })?;
                         mask |= 1 << (d - 1);
                     }
                     match mask.count_ones() {
@@ -456,14 +479,11 @@ impl Builder {
                 let mut pill = cells[..size].to_vec();
                 pill.sort_unstable();
                 if n > 9 {
+                    // The pill's later cells hold one decimal digit each: the values up to 9
+                    // (digits 1 to 9, or 1 to 10 from value 0).
+                    let digits = (1u64 << (10 - self.rules.first_value())) - 1;
                     for &c in &pill[1..] {
-                        push(
-                            self,
-                            Rule::Only {
-                                cell: c,
-                                digits: (1 << 9) - 1,
-                            },
-                        );
+                        push(self, Rule::Only { cell: c, digits });
                     }
                 }
                 push(
@@ -547,10 +567,10 @@ impl Builder {
                 let digits = values
                     .iter()
                     .map(|v| {
-                        v.parse::<u8>()
-                            .ok()
-                            .filter(|&d| d >= 1 && usize::from(d) <= n)
-                            .ok_or(format!("Quad: value {v:?}"))
+                        self.digit(v).map(|d| d as u8).ok_or_else(|| {
+                            let (lo, hi) = self.value_range();
+                            format!("Quad: value {v:?} is not a number from {lo} to {hi}")
+                        })
                     })
                     .collect::<Result<Vec<u8>, String>>()?;
                 push(
@@ -782,6 +802,54 @@ mod tests {
         );
         let e = parse_constraints(".Shape~6x8", None).unwrap_err();
         assert!(e.1.contains("only square grids"), "{}", e.1);
+    }
+
+    #[test]
+    fn zero_based_shapes() {
+        // Values 0 to 8: a given 0 is digit 1, a cage's sum is of the values.
+        let p = parse_constraints(
+            ".Shape~9x9~0-8.Cage~1~R1C1~R1C2.Quad~R2C2~0~8.~R9C9_0~R9C8_8~R5C5_1_3",
+            None,
+        )
+        .unwrap();
+        let rules = p.rules().unwrap();
+        assert!(rules.zero_based());
+        assert_eq!((p.cells()[80], p.cells()[79]), (1, 9));
+        assert!(rules.rules().contains(&Rule::Cage {
+            cells: vec![0, 1],
+            sum: Some(1)
+        }));
+        assert!(rules.rules().contains(&Rule::Quadruple {
+            cells: [10, 11, 19, 20],
+            digits: vec![1, 9]
+        }));
+        assert!(rules.rules().contains(&Rule::Only {
+            cell: 40,
+            digits: 0b1010
+        }));
+        // Written back in the same values.
+        let text = rules.to_constraint_string(p.shape(), p.cells()).unwrap();
+        assert!(text.starts_with(".Shape~9x9~0-8."), "{text}");
+        assert!(text.contains(".Quad~R2C2~0~8"), "{text}");
+        assert!(text.contains(".~R5C5_1_3"), "{text}");
+        assert!(text.contains("R9C8_8~R9C9_0"), "{text}");
+        assert_eq!(parse_constraints(&text, None).unwrap(), p);
+        // A classic zero-based puzzle keeps its values too.
+        let classic = parse_constraints(".Shape~4x4~0-3.~R1C1_0", None).unwrap();
+        assert!(classic.rules().is_some_and(Rules::zero_based));
+        // Values out of the range, other ranges, sandwiches.
+        let e = parse_constraints(".Shape~9x9~0-8.~R1C1_9", None).unwrap_err();
+        assert!(e.1.contains("not a number from 0 to 8"), "{}", e.1);
+        let e = parse_constraints(".~R1C1_0", None).unwrap_err();
+        assert!(e.1.contains("not a number from 1 to 9"), "{}", e.1);
+        let e = parse_constraints(".Shape~9x9~2-10", None).unwrap_err();
+        assert!(e.1.contains("only the values 1-9 or 0-8"), "{}", e.1);
+        let e = parse_constraints(".Shape~9x9~0-8.Sandwich~5~R1", None).unwrap_err();
+        assert!(
+            e.1.contains("sandwich sums on a board of values from 0"),
+            "{}",
+            e.1
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! f-puzzles and SudokuPad `fpuzzles` links, one a line, and f-puzzles JSON objects, on one
 //! line or many (`fpuzzles`).
 
+use super::alphabet::Alphabet;
 use super::error::{ParseError, ParseErrorKind, ReadError};
 use super::fpuzzles;
 use super::iss;
@@ -50,10 +51,17 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn parsed(&self, line: usize, puzzle: Puzzle) -> Parsed {
+        // Values from 0 are written in the alphabet whose first digit is `0`.
+        let zero_based = puzzle.rules().is_some_and(crate::rules::Rules::zero_based);
+        let alphabet = match self.options.alphabet {
+            Some(a) => a,
+            None if zero_based => Alphabet::Hex,
+            None => Alphabet::default(),
+        };
         Parsed {
             line,
             puzzle,
-            alphabet: self.options.alphabet.unwrap_or_default(),
+            alphabet,
         }
     }
 

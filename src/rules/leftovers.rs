@@ -29,7 +29,8 @@ pub(super) fn in_houses(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec
                     .all(|&c| house.contains(&(c as u16)) && !covered[c]);
                 if inside {
                     cells.iter().for_each(|&c| covered[c] = true);
-                    sum += s;
+                    let s = u32::try_from(rules.digit_sum(cells.len(), *s)).unwrap_or(u32::MAX);
+                    sum = sum.saturating_add(s);
                 }
             }
         }
@@ -65,7 +66,9 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
                 cells,
                 sum: Some(s),
             }
-            | Rule::LittleKiller { cells, sum: s } => Some((cells.as_slice(), i64::from(*s))),
+            | Rule::LittleKiller { cells, sum: s } => {
+                Some((cells.as_slice(), rules.digit_sum(cells.len(), *s)))
+            }
             _ => None,
         })
         .collect();
@@ -287,7 +290,7 @@ pub(super) fn combined(
         let Rule::LittleKiller { cells, sum } = rule else {
             continue;
         };
-        let sum = i64::from(*sum);
+        let sum = rules.digit_sum(cells.len(), *sum);
         if let Some(r) = record(cells.clone(), sum, true) {
             if !made.iter().any(|a| a.cells == r.cells) {
                 made.push(r);

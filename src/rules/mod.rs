@@ -38,10 +38,16 @@ pub(crate) use houses::{chess_pairs, orthogonal_pairs};
 pub use text::{cell_id, little_killer_diagonals, MAX_TEXT_SIDE};
 
 /// A puzzle's variant rules: irregular regions (replacing the boxes) and a list of [`Rule`]s.
+///
+/// The rules' numbers (sums, ratios, differences) are of the values a setter writes: 1 to N,
+/// or 0 to N − 1 on a [zero-based](Rules::set_zero_based) board. Digit sets (givens, cell
+/// digits, quadruples) are the engine's digits 1 to N either way (digit d is the value d − 1
+/// on a zero-based board).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
     regions: Option<Vec<u8>>,
     no_boxes: bool,
+    zero_based: bool,
     rules: Vec<Rule>,
 }
 
@@ -193,9 +199,37 @@ impl Rules {
         Rules::default()
     }
 
-    /// True when there is nothing beyond the classic rules.
+    /// True when there is nothing beyond the classic rules (values 1 to N).
     pub fn is_empty(&self) -> bool {
+        self.regions.is_none() && !self.no_boxes && !self.zero_based && self.rules.is_empty()
+    }
+
+    /// True when the rules constrain nothing beyond the classic rules (values from 0 may
+    /// be set: they only name the digits).
+    pub fn is_classic(&self) -> bool {
         self.regions.is_none() && !self.no_boxes && self.rules.is_empty()
+    }
+
+    /// The values are 0 to N − 1 (ISS `Shape~9x9~0-8`): sums, ratios and the other rules'
+    /// numbers are of those values; digit d of the engine is the value d − 1.
+    pub fn set_zero_based(&mut self) {
+        self.zero_based = true;
+    }
+
+    /// Whether the values are 0 to N − 1.
+    pub fn zero_based(&self) -> bool {
+        self.zero_based
+    }
+
+    /// The value digit 1 stands for: 0 on a zero-based board, else 1.
+    pub fn first_value(&self) -> u8 {
+        u8::from(!self.zero_based)
+    }
+
+    /// A sum of `cells` values (coefficients 1) as a sum of the engine's digits, which exceed
+    /// the values by one each on a zero-based board.
+    pub(crate) fn digit_sum(&self, cells: usize, sum: u32) -> i64 {
+        i64::from(sum) + if self.zero_based { cells as i64 } else { 0 }
     }
 
     /// Add a rule.
@@ -260,6 +294,14 @@ impl Rules {
         }
         if self.regions.is_some() && self.rules.contains(&Rule::DisjointGroups) {
             return Err("disjoint groups need the standard boxes, not irregular regions".into());
+        }
+        if self.zero_based
+            && self
+                .rules
+                .iter()
+                .any(|r| matches!(r, Rule::Sandwich { .. }))
+        {
+            return Err("sandwich sums on a board of values from 0 are not supported".into());
         }
         Ok(())
     }
@@ -487,7 +529,8 @@ impl Rule {
     /// The rule's definition on a filled grid.
     fn check(&self, shape: Shape, g: &[u8], all: &Rules) -> bool {
         let n = shape.side();
-        let v = |c: usize| i64::from(g[c]);
+        // The value a setter writes (digit d is d - 1 on a zero-based board).
+        let v = |c: usize| i64::from(g[c]) - 1 + i64::from(all.first_value());
         let differ = |cells: &[usize]| {
             let set: BTreeSet<u8> = cells.iter().map(|&c| g[c]).collect();
             set.len() == cells.len()
@@ -573,7 +616,10 @@ impl Rule {
                 orthogonal_pairs(shape)
                     .iter()
                     .filter(|p| !marked.contains(p))
-                    .all(|&(a, b)| rel(g[a], g[b]))
+                    .all(|&(a, b)| {
+                        let first = all.first_value();
+                        rel(g[a] - 1 + first, g[b] - 1 + first)
+                    })
             }
         }
     }
@@ -798,7 +844,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         propagators: None,
     };
     let mut props = Propagators::default();
-    let mut pair_rules = pairs::Builder::new(n);
+    let mut pair_rules = pairs::Builder::new(n, rules.first_value());
     for rule in &rules.rules {
         // Smaller all-different groups become different pairs.
         for (_, cells) in rule.groups(shape) {
@@ -820,13 +866,16 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
             Rule::Cage {
                 cells,
                 sum: Some(s),
-            } => props.sums.push(sums::Sum::cage(n, cells, *s)),
+            } => {
+                let s = u32::try_from(rules.digit_sum(cells.len(), *s)).unwrap_or(u32::MAX);
+                props.sums.push(sums::Sum::cage(n, cells, s))
+            }
             Rule::LittleKiller { cells, sum } => props.sums.push(linear(
                 n,
                 &out.houses,
                 cells,
                 &vec![1; cells.len()],
-                i64::from(*sum),
+                rules.digit_sum(cells.len(), *sum),
             )),
             Rule::Arrow { circle, line } => {
                 let mut cells = line.clone();
@@ -835,7 +884,16 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                     cells.push(c);
                     coef.push(-(10i64.pow((circle.len() - 1 - i) as u32)));
                 }
-                props.sums.push(linear(n, &out.houses, &cells, &coef, 0));
+                // Σ coef · value = 0, and each value is its digit less one on a zero-based
+                // board.
+                let target = if rules.zero_based() {
+                    coef.iter().sum()
+                } else {
+                    0
+                };
+                props
+                    .sums
+                    .push(linear(n, &out.houses, &cells, &coef, target));
             }
             Rule::Renban(cells) => props
                 .renbans

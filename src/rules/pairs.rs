@@ -69,14 +69,17 @@ pub(super) fn marked_pairs(neg: Negative, all: &Rules) -> HashSet<(usize, usize)
 /// Collects the relations of every pair of cells.
 pub(super) struct Builder {
     n: usize,
+    /// The value of digit 1 (the relations are of values: 0 to N - 1 on a zero-based board).
+    first: u8,
     /// (first, second) → for each digit of the first (index d - 1), the second's digits.
     tables: BTreeMap<(usize, usize), Vec<u64>>,
 }
 
 impl Builder {
-    pub(super) fn new(n: usize) -> Builder {
+    pub(super) fn new(n: usize, first: u8) -> Builder {
         Builder {
             n,
+            first,
             tables: BTreeMap::new(),
         }
     }
@@ -91,10 +94,13 @@ impl Builder {
         };
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let table = self.tables.entry(key).or_insert_with(|| vec![full; n]);
+        // Digit d (bit d - 1) is the value d - 1 + first.
+        let value = |d: u8| d - 1 + self.first;
         for x in 1..=n as u8 {
             let mut allowed = 0u64;
             for y in 1..=n as u8 {
-                let ok = if flip { rel(y, x) } else { rel(x, y) };
+                let (vx, vy) = (value(x), value(y));
+                let ok = if flip { rel(vy, vx) } else { rel(vx, vy) };
                 if ok {
                     allowed |= 1 << (y - 1);
                 }

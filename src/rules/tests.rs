@@ -64,10 +64,11 @@ fn walk(
     cells
 }
 
-/// A random rule of kind `kind`, mostly true of `grid` (so that puzzles tend to be solvable).
-fn random_rule(shape: Shape, grid: &[u8], kind: usize, rng: &mut Rng) -> Option<Rule> {
+/// A random rule of kind `kind`, mostly true of `grid` (so that puzzles tend to be solvable),
+/// its numbers of the values digit 1 is `first` for.
+fn random_rule(shape: Shape, grid: &[u8], kind: usize, rng: &mut Rng, first: u8) -> Option<Rule> {
     let n = shape.side();
-    let v = |c: usize| u32::from(grid[c]);
+    let v = |c: usize| u32::from(grid[c] - 1 + first);
     let ortho = |rng: &mut Rng| {
         let w = walk(shape, rng, |_| 2, false);
         (w.len() == 2).then(|| [w[0], w[1]])
@@ -148,7 +149,7 @@ fn random_rule(shape: Shape, grid: &[u8], kind: usize, rng: &mut Rng) -> Option<
                 sum: if rng.coin() {
                     5
                 } else {
-                    grid[cells[0]] + grid[cells[1]]
+                    (v(cells[0]) + v(cells[1])) as u8
                 },
             }
         }
@@ -278,6 +279,11 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
 }
 
 fn random_sets(r: usize, c: usize, cases: usize, givens: usize, seed: u64) {
+    random_sets_from(r, c, cases, givens, seed, false);
+}
+
+/// Random rule sets on an R×C board, of values from 1 or (`zero_based`) from 0.
+fn random_sets_from(r: usize, c: usize, cases: usize, givens: usize, seed: u64, zero_based: bool) {
     let shape = Shape::new(r, c).unwrap();
     let mut rng = Rng(seed);
     let some = Options {
@@ -289,13 +295,16 @@ fn random_sets(r: usize, c: usize, cases: usize, givens: usize, seed: u64) {
     for case in 0..cases {
         let grid = &grids[rng.next(grids.len())];
         let mut rules = Rules::new();
+        if zero_based {
+            rules.set_zero_based();
+        }
         // Every kind in turn, then random company.
         let mut kinds = vec![case % KINDS];
         for _ in 0..rng.next(3) {
             kinds.push(rng.next(KINDS));
         }
         for k in kinds {
-            if let Some(rule) = random_rule(shape, grid, k, &mut rng) {
+            if let Some(rule) = random_rule(shape, grid, k, &mut rng, rules.first_value()) {
                 if rule.validate(shape).is_ok() {
                     seen_kind[k] += 1;
                     rules.push(rule);
@@ -316,7 +325,14 @@ fn random_sets(r: usize, c: usize, cases: usize, givens: usize, seed: u64) {
         }
         agree(&p, givens == 0);
     }
-    assert!(seen_kind.iter().all(|&k| k > 0), "{seen_kind:?}");
+    // Every kind but the sandwich on a zero-based board (refused there) was tried.
+    assert!(
+        seen_kind
+            .iter()
+            .enumerate()
+            .all(|(kind, &k)| k > 0 || (zero_based && kind == 18)),
+        "{seen_kind:?}"
+    );
 }
 
 #[test]
@@ -328,6 +344,99 @@ fn random_rule_sets_on_4x4_agree_with_the_definitions() {
 #[test]
 fn random_rule_sets_on_6x6_agree_with_the_definitions() {
     random_sets(2, 3, 250, 14, 0x5DEE_CE66_D1CE_4E5B);
+}
+
+#[test]
+fn random_zero_based_rule_sets_agree_with_the_definitions() {
+    random_sets_from(2, 2, 400, 0, 0x9E37_79B9_7F4A_7C15, true);
+    random_sets_from(2, 3, 150, 14, 0xD1B5_4A32_D192_ED03, true);
+}
+
+/// The value-sensitive rules on a zero-based board, against their definitions written here
+/// once more on the values (digit − 1), not through [`Rules::check`]: every 4×4 grid, random
+/// sets of cages, little killers, arrows, dots, XV and the negative rules.
+#[test]
+fn zero_based_rules_are_rules_on_values() {
+    let shape = Shape::new(2, 2).unwrap();
+    let grids = solutions(&Puzzle::empty(shape), &Options::default());
+    assert_eq!(grids.len(), 288);
+    let holds = |rule: &Rule, all: &[Rule], g: &[u8]| -> bool {
+        let v = |c: usize| i64::from(g[c]) - 1;
+        let sum = |cells: &[usize]| cells.iter().map(|&c| v(c)).sum::<i64>();
+        let neighbours = orthogonal_pairs(shape);
+        let marked = |p: &(usize, usize), xv: bool| {
+            all.iter().any(|r| match r {
+                Rule::Xv { cells: [a, b], .. } if xv => (*a.min(b), *a.max(b)) == *p,
+                Rule::WhiteDot { cells: [a, b], .. } | Rule::BlackDot { cells: [a, b], .. }
+                    if !xv =>
+                {
+                    (*a.min(b), *a.max(b)) == *p
+                }
+                _ => false,
+            })
+        };
+        match rule {
+            Rule::Cage { cells, sum: s } => {
+                s.is_none_or(|s| sum(cells) == i64::from(s))
+                    && cells.iter().collect::<BTreeSet<_>>().len() == cells.len()
+                    && cells.iter().map(|&c| g[c]).collect::<BTreeSet<_>>().len() == cells.len()
+            }
+            Rule::LittleKiller { cells, sum: s } => sum(cells) == i64::from(*s),
+            Rule::Arrow { circle, line } => {
+                circle.iter().fold(0, |n, &c| n * 10 + v(c)) == sum(line)
+            }
+            Rule::BlackDot {
+                cells: [a, b],
+                ratio,
+            } => {
+                let r = i64::from(*ratio);
+                v(*a) == r * v(*b) || v(*b) == r * v(*a)
+            }
+            Rule::Xv { cells: [a, b], sum } => v(*a) + v(*b) == i64::from(*sum),
+            Rule::Negative(Negative::Kropki) => neighbours.iter().all(|p| {
+                marked(p, false) || {
+                    let (x, y) = (v(p.0), v(p.1));
+                    (x - y).abs() != 1 && x != 2 * y && y != 2 * x
+                }
+            }),
+            Rule::Negative(Negative::Xv) => neighbours.iter().all(|p| {
+                marked(p, true) || {
+                    let s = v(p.0) + v(p.1);
+                    s != 5 && s != 10
+                }
+            }),
+            _ => unreachable!("not generated"),
+        }
+    };
+    let mut rng = Rng(0xA076_1D64_78BD_642F);
+    let mut solvable = 0;
+    for _ in 0..300 {
+        let grid = &grids[rng.next(grids.len())];
+        let mut rules = Rules::new();
+        rules.set_zero_based();
+        for _ in 0..1 + rng.next(3) {
+            let rule = match rng.next(7) {
+                k @ 0..=2 => random_rule(shape, grid, 7 + k, &mut rng, 0),
+                3 => random_rule(shape, grid, 12, &mut rng, 0),
+                4 => random_rule(shape, grid, 13, &mut rng, 0),
+                5 => Some(Rule::Negative(Negative::Kropki)),
+                _ => Some(Rule::Negative(Negative::Xv)),
+            };
+            if let Some(rule) = rule.filter(|r| r.validate(shape).is_ok()) {
+                rules.push(rule);
+            }
+        }
+        let p = Puzzle::empty(shape).with_rules(rules.clone());
+        let expected: BTreeSet<Vec<u8>> = grids
+            .iter()
+            .filter(|g| rules.rules().iter().all(|r| holds(r, rules.rules(), g)))
+            .cloned()
+            .collect();
+        let got: BTreeSet<Vec<u8>> = solutions(&p, &Options::default()).into_iter().collect();
+        assert_eq!(got, expected, "{rules:?}");
+        solvable += usize::from(!expected.is_empty());
+    }
+    assert!(solvable > 100, "{solvable} of 300 solvable");
 }
 
 #[test]
@@ -397,7 +506,7 @@ fn crowded_sums_on_6x6_agree_with_the_definitions() {
         let grid = &grids[rng.next(grids.len())];
         let mut rules = Rules::new();
         for _ in 0..4 + rng.next(6) {
-            if let Some(rule) = random_rule(shape, grid, 7 + rng.next(3), &mut rng) {
+            if let Some(rule) = random_rule(shape, grid, 7 + rng.next(3), &mut rng, 1) {
                 if rule.validate(shape).is_ok() {
                     rules.push(rule);
                 }

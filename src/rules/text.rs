@@ -64,9 +64,14 @@ impl Rules {
         let id = |c: usize| cell_id(n, c);
         let ids = |cs: &[usize]| cs.iter().map(|&c| id(c)).collect::<Vec<_>>().join("~");
         let mut s = String::new();
-        if n != 9 {
+        if self.zero_based {
+            let _ = write!(s, ".Shape~{n}x{n}~0-{}", n - 1);
+        } else if n != 9 {
             let _ = write!(s, ".Shape~{n}x{n}");
         }
+        // Digit d is the value d - 1 + first.
+        let first = usize::from(self.first_value());
+        let value = |d: usize| d - 1 + first;
         if let Some(reg) = &self.regions {
             let layout: String = reg
                 .iter()
@@ -142,17 +147,27 @@ impl Rules {
                     Line::Col(c) => write!(s, ".Sandwich~{sum}~C{}", c + 1),
                 },
                 Rule::Quadruple { cells, digits } => {
-                    let values: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+                    let values: Vec<String> = digits
+                        .iter()
+                        .map(|&d| value(usize::from(d)).to_string())
+                        .collect();
                     write!(s, ".Quad~{}~{}", id(cells[0]), values.join("~"))
                 }
                 Rule::Only { cell, digits: 0 } => {
                     // No digit: two givens that cannot both hold.
-                    write!(s, ".~{}_1.~{}_2", id(*cell), id(*cell))
+                    write!(
+                        s,
+                        ".~{}_{}.~{}_{}",
+                        id(*cell),
+                        value(1),
+                        id(*cell),
+                        value(2)
+                    )
                 }
                 Rule::Only { cell, digits } => {
                     let values: Vec<String> = (0..n)
                         .filter(|d| digits >> d & 1 == 1)
-                        .map(|d| (d + 1).to_string())
+                        .map(|d| value(d + 1).to_string())
                         .collect();
                     write!(s, ".~{}_{}", id(*cell), values.join("_"))
                 }
@@ -167,7 +182,7 @@ impl Rules {
             .iter()
             .enumerate()
             .filter(|&(_, &v)| v != 0)
-            .map(|(c, v)| format!("{}_{v}", id(c)))
+            .map(|(c, &v)| format!("{}_{}", id(c), value(usize::from(v))))
             .collect();
         if !givens.is_empty() {
             let _ = write!(s, ".~{}", givens.join("~"));

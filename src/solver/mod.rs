@@ -206,7 +206,7 @@ pub fn search_in<S: Sink + Send>(
     // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
     // Variant rules cross bands: no counting by bands for them.
     let by_bands = options.count_by != CountBy::Search
-        && puzzle.rules().is_none()
+        && puzzle.is_classic()
         && !S::NEEDS_GRID
         && shared.limit().is_none_or(|n| n >= BANDS_LIMIT);
     let stats = if by_bands {
