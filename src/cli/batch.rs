@@ -137,6 +137,7 @@ impl<'a> Work<'a> {
             let answers: Vec<Answered<'a>> = if chunk.len() == 1 {
                 chunk.into_iter().map(|r| self.answer(r, true)).collect()
             } else {
+                sudoku_enum::start_global_pool(self.cfg.threads);
                 chunk
                     .into_par_iter()
                     .map(|r| self.answer(r, false))

@@ -123,10 +123,11 @@ pub fn run(cli: Cli) -> u8 {
     if let Some((name, message)) = pointless(&cli.command) {
         return usage_error(name, &message);
     }
-    // The one rayon pool: every search and probe of the run uses it (`merge` needs none). A
-    // search on one thread runs on this one, without a pool: starting a worker, waiting for it
-    // and for its end cost more than a small batch takes on a busy machine, and the searches
-    // never call into rayon then (`split` and `estimate` do, so they keep theirs).
+    // The one rayon pool: every search and probe of the run uses it (`merge` needs none). The
+    // searches start it when they first need it (`start_global_pool`: a batch's first chunk of
+    // several puzzles, a lone puzzle's search once its serial try runs out): starting the
+    // workers and waiting for them costs more than a small puzzle takes. `split` and
+    // `estimate` start theirs here.
     let (threads, searches) = match &cli.command {
         Command::Count { common, .. }
         | Command::Check { common, .. }
@@ -139,7 +140,7 @@ pub fn run(cli: Cli) -> u8 {
     };
     if let Some(requested) = threads {
         let n = thread_count(requested);
-        if n > 1 || !searches {
+        if !searches {
             if let Err(e) = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .stack_size(sudoku_enum::SEARCH_STACK)

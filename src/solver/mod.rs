@@ -6,13 +6,16 @@
 //! - `shared`: the state every worker of one search shares (the exact limit, the stop flag,
 //!   progress counters), and the [`Cancel`] and [`Progress`] handles on it;
 //! - `ctx`: a worker's view ([`Ctx`]): what the engines report to;
-//! - `parallel`: splitting the tree into sub-problems and running them on rayon.
+//! - `parallel`: splitting the tree into sub-problems and running them on rayon;
+//! - `pool`: the global rayon pool, started when a search first splits.
 
 pub(crate) mod ctx;
 pub(crate) mod parallel;
+mod pool;
 pub(crate) mod shared;
 
 pub use ctx::Ctx;
+pub use pool::start_global_pool;
 pub use shared::{Cancel, Progress, Shared, StopReason};
 
 use crate::engine::bands::{self, Plan};
@@ -237,6 +240,8 @@ pub fn search_in<S: Sink + Send>(
 /// builds use many times more per level, beyond the 8 MiB of a main thread even on 9×9).
 /// Threads that run searches, a rayon pool's workers included (their default is 2 MiB), should
 /// be built with it: `rayon::ThreadPoolBuilder::new().stack_size(sudoku_enum::SEARCH_STACK)`.
+/// A search that splits with no pool started starts the global one so
+/// ([`start_global_pool`]).
 /// Address space only: the pages a search does not reach are never touched.
 pub const SEARCH_STACK: usize = if cfg!(debug_assertions) {
     1 << 30

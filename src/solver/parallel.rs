@@ -72,7 +72,8 @@ pub fn sub_problems<E: Engine>(
     frontier
 }
 
-/// Run sub-problems on the current rayon pool with `workers` workers. Sub-problem `i` gets the
+/// Run sub-problems on the current rayon pool (the global one, started here if need be) with
+/// `workers` workers. Sub-problem `i` gets the
 /// sink `sink.fork(i)`, handed back through `sink.join(i, ..)` when that piece is done (or
 /// abandoned because the search stopped). Returns the statistics summed over all workers.
 pub fn run<E: Engine, S: Sink + Send>(
@@ -107,6 +108,7 @@ pub fn run<E: Engine, S: Sink + Send>(
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
+    super::start_global_pool(workers);
     rayon::scope(|s| {
         for _ in 1..workers.max(1) {
             s.spawn(|_| work());
