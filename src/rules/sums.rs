@@ -24,6 +24,8 @@ pub(super) struct Sum {
     /// For `run_reach`: the cells in runs that must hold different digits (see `group`), in
     /// order; one cell each until `group` is called.
     groups: Vec<Group>,
+    /// N: the digits are 1 to N.
+    side: u32,
 }
 
 /// Cells of a sum (`cells[start..start + len]`, one to three) with one coefficient that must
@@ -133,6 +135,7 @@ impl Sum {
             links: Vec::new(),
             reach_base: fits.then_some(base),
             groups,
+            side: n as u32,
         }
     }
 
@@ -227,6 +230,7 @@ impl Sum {
             links: Vec::new(),
             reach_base: None,
             groups: Vec::new(),
+            side: n as u32,
         }
     }
 
@@ -262,7 +266,7 @@ impl Sum {
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         match (&self.combos, self.reach_base) {
             (Some(combos), _) => self.run_combos(combos, m),
-            (None, Some(base)) => self.run_reach(base, m),
+            (None, Some(_)) => self.run_reach(m),
             (None, None) => self.run_bounds(m),
         }
     }
@@ -302,97 +306,130 @@ impl Sum {
 
     /// Repeats allowed but for the groups of cells that must differ: each cell keeps the
     /// digits of its group's assignments (different digits) whose sum some choice of the
-    /// other groups' sums completes to the target. Partial sums
-    /// (less `base`) are bits of a `u128`: `before[i]` the sums the groups before `i` can
-    /// make, `after` those the groups from `i` on must make.
-    fn run_reach<M: Masks>(&self, base: i64, m: &mut M) -> Result<bool, Contradiction> {
-        let goal = self.target - base;
-        if !(0..128).contains(&goal) {
+    /// other groups' sums completes to the target. A group with a negative coefficient `-k`
+    /// counts mirrored digits (`N + 1 - d`, which make `k·(N + 1) - k·d`), so that every
+    /// partial sum lies between 0 and `Σ |k|·N` (less than 128 where this filter runs): one
+    /// machine word when below 64, else two.
+    fn run_reach<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+        let (goal, span) = self.mirrored();
+        if span < 64 {
+            self.reach::<u64, M>(goal, m)
+        } else {
+            self.reach::<u128, M>(goal, m)
+        }
+    }
+
+    /// The target with the negative groups' digits mirrored, and the largest partial sum.
+    fn mirrored(&self) -> (i64, i64) {
+        let n = i64::from(self.side);
+        let (mut goal, mut span) = (self.target, 0i64);
+        for g in &self.groups {
+            let k = g.coef.abs() * g.len as i64;
+            span += k * n;
+            if g.coef < 0 {
+                goal += k * (n + 1);
+            }
+        }
+        (goal, span)
+    }
+
+    /// [`Sum::run_reach`] with partial sums (bit `s` for sum `s`) in words of type `W`:
+    /// `before[i]` the sums the groups before `i` can make, `after` those the groups from `i`
+    /// on must make.
+    #[inline]
+    fn reach<W: Word, M: Masks>(&self, goal: i64, m: &mut M) -> Result<bool, Contradiction> {
+        if !(0..i64::from(W::BITS)).contains(&goal) {
             return Err(Contradiction);
         }
-        let step = |set: u128, by: i64| -> u128 {
-            if by >= 0 {
-                set << by
-            } else {
-                set >> -by
-            }
-        };
-        // All the partial sums of `sums` (a group's sums) times `coef` added to `from`.
-        let spread = |from: u128, mut sums: u128, coef: i64| {
-            let mut out = 0;
-            while sums != 0 {
-                let s = i64::from(sums.trailing_zeros() as u8);
-                sums &= sums - 1;
-                out |= step(from, coef * s);
+        let goal = goal as u32;
+        let n = self.side;
+        // Digit d <-> N + 1 - d: an involution on masks of N digits.
+        let mirror = |mask: u64| mask.reverse_bits() >> (64 - n);
+        // Every partial sum of `sums` (a group's sums) times `k` added to `from`, or taken
+        // from it (`up` false). Shifts stay below `W::BITS`: every partial sum does.
+        let spread = |from: W, mut sums: W, k: u32, up: bool| {
+            let mut out = W::ZERO;
+            while sums != W::ZERO {
+                let s = sums.tz();
+                sums = sums.drop_lowest();
+                out = out | if up { from << (k * s) } else { from >> (k * s) };
             }
             out
         };
         let mut masks = [0u64; REACH_CELLS];
-        for (mask, &c) in masks.iter_mut().zip(&self.cells) {
-            *mask = m.mask(usize::from(c));
+        for g in &self.groups {
+            let cells = &self.cells[g.start..g.start + g.len];
+            for (mask, &c) in masks[g.start..].iter_mut().zip(cells) {
+                let digits = m.mask(usize::from(c));
+                *mask = if g.coef < 0 { mirror(digits) } else { digits };
+            }
         }
-        let k = self.groups.len();
-        let mut before = [0u128; REACH_CELLS + 1];
-        let mut made = [0u128; REACH_CELLS];
+        let groups = self.groups.len();
+        let mut before = [W::ZERO; REACH_CELLS + 1];
+        let mut made = [W::ZERO; REACH_CELLS];
         // The assignments of the groups of two or three cells.
         let mut ways = [Made {
             sums: 0,
             support: [0; 3],
             required: 0,
         }; REACH_CELLS];
-        before[0] = 1 << -base;
+        before[0] = W::ONE;
         for (i, g) in self.groups.iter().enumerate() {
             made[i] = if g.len == 1 {
-                u128::from(masks[g.start]) << 1
+                W::from_u128(u128::from(masks[g.start]) << 1)
             } else {
                 ways[i] = assignments(&masks[g.start..g.start + g.len], u128::MAX);
-                ways[i].sums
+                W::from_u128(ways[i].sums)
             };
-            before[i + 1] = spread(before[i], made[i], g.coef);
+            before[i + 1] = spread(before[i], made[i], g.coef.unsigned_abs() as u32, true);
         }
-        if before[k] >> goal & 1 == 0 {
+        if (before[groups] >> goal) & W::ONE == W::ZERO {
             return Err(Contradiction);
         }
         let mut changed = false;
-        let mut after: u128 = 1 << goal;
+        let mut after = W::ONE << goal;
         for (i, g) in self.groups.iter().enumerate().rev() {
+            let k = g.coef.unsigned_abs() as u32;
+            let unmirror = |mask: u64| if g.coef < 0 { mirror(mask) } else { mask };
             // The group's sums that the other groups complete to the target.
-            let mut sums = 0u128;
+            let mut sums = W::ZERO;
             let mut rest = made[i];
-            while rest != 0 {
-                let s = rest.trailing_zeros();
-                rest &= rest - 1;
-                if step(before[i], g.coef * i64::from(s)) & after != 0 {
-                    sums |= 1 << s;
+            while rest != W::ZERO {
+                let s = rest.tz();
+                rest = rest.drop_lowest();
+                if (before[i] << (k * s)) & after != W::ZERO {
+                    sums = sums | (W::ONE << s);
                 }
             }
             let cut = sums != made[i];
             let cells = &self.cells[g.start..g.start + g.len];
             if g.len == 1 {
                 if cut {
-                    changed |= m.restrict(usize::from(cells[0]), (sums >> 1) as u64)?;
+                    let digits = unmirror((sums.to_u128() >> 1) as u64);
+                    changed |= m.restrict(usize::from(cells[0]), digits)?;
                 }
             } else {
+                let group = &masks[g.start..g.start + g.len];
                 let w = if cut {
-                    assignments(&masks[g.start..g.start + g.len], sums)
+                    assignments(group, sums.to_u128())
                 } else {
                     ways[i]
                 };
                 for (j, &c) in cells.iter().enumerate() {
-                    changed |= m.restrict(usize::from(c), w.support[j])?;
+                    changed |= m.restrict(usize::from(c), unmirror(w.support[j]))?;
                 }
-                let (_, fixed) = union_placed(masks[g.start..g.start + g.len].iter().copied());
+                let (_, fixed) = union_placed(group.iter().copied());
                 if w.required & !fixed != 0 {
                     changed |= required::place(
                         &self.cells,
                         &self.links,
                         g.start..g.start + g.len,
-                        w.required & !fixed,
+                        unmirror(w.required & !fixed),
                         m,
                     )?;
                 }
             }
-            after = spread(after, sums, -g.coef);
+            after = spread(after, sums, k, false);
         }
         Ok(changed)
     }
@@ -696,6 +733,70 @@ fn union_placed(masks: impl IntoIterator<Item = u64>) -> (u64, u64) {
     })
 }
 
+/// The partial sums of a sum with repeats, one bit each: `u64` or `u128`.
+trait Word:
+    Copy
+    + PartialEq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: u32;
+    /// The low bits of `x`.
+    fn from_u128(x: u128) -> Self;
+    fn to_u128(self) -> u128;
+    fn tz(self) -> u32;
+    /// Without its lowest set bit.
+    fn drop_lowest(self) -> Self;
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    const ONE: u64 = 1;
+    const BITS: u32 = 64;
+    #[inline]
+    fn from_u128(x: u128) -> u64 {
+        x as u64
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn tz(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline]
+    fn drop_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    const ONE: u128 = 1;
+    const BITS: u32 = 128;
+    #[inline]
+    fn from_u128(x: u128) -> u128 {
+        x
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn tz(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline]
+    fn drop_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+}
+
 /// n choose k (saturating).
 fn choose(n: usize, k: usize) -> usize {
     (0..k).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
@@ -800,6 +901,91 @@ mod tests {
             }
         }
         // The test means something: runs prune and find contradictions.
+        assert!(pruned > 100 && dead > 100, "{pruned} {dead}");
+    }
+
+    /// The exact filter of sums with repeats keeps exactly the digits some assignment uses
+    /// (digits differ within a group), in one machine word and in two alike: coefficients of
+    /// both signs, groups of one to three cells.
+    #[test]
+    fn reach_keeps_exactly_the_supported_digits() {
+        let mut rng = crate::rng::SplitMix64::new(0xD1B5_4A32_D192_ED03);
+        let mut next = move |k: u64| rng.below(k as usize) as u64;
+        let n = 6usize;
+        let (mut pruned, mut dead) = (0, 0);
+        for _ in 0..3000 {
+            let len = 2 + next(4) as usize;
+            let cells: Vec<usize> = (0..len).collect();
+            let coef: Vec<i64> = (0..len)
+                .map(|_| [-2, -1, 1, 1, 2][next(5) as usize])
+                .collect();
+            let house: Vec<u64> = (0..len).map(|_| next(3)).collect();
+            let masks: Vec<u64> = (0..len).map(|_| 1 + next((1 << n) - 1)).collect();
+            let target = next(60) as i64 - 30;
+            let mut sum = Sum::linear(n, &cells, &coef, target);
+            assert!(sum.reach_base.is_some());
+            sum.group(n, |a, b| {
+                a != b && house[usize::from(a)] == house[usize::from(b)]
+            });
+            if sum.reach_base.is_none() {
+                continue; // became a cage
+            }
+            // Every assignment whose cells of one group differ.
+            let group_of = |i: usize| {
+                sum.groups
+                    .iter()
+                    .position(|g| (g.start..g.start + g.len).contains(&i))
+            };
+            let mut all: Vec<Vec<u64>> = vec![Vec::new()];
+            for i in 0..len {
+                let m = masks[usize::from(sum.cells[i])];
+                all = all
+                    .into_iter()
+                    .flat_map(|a| {
+                        (1..=n as u64)
+                            .filter(move |d| m >> (d - 1) & 1 == 1)
+                            .map(move |d| [a.clone(), vec![d]].concat())
+                    })
+                    .collect();
+            }
+            all.retain(|a| {
+                (0..len).all(|i| (0..i).all(|j| group_of(i) != group_of(j) || a[i] != a[j]))
+            });
+            let mut support = vec![0u64; len];
+            for a in all.iter().filter(|a| {
+                a.iter()
+                    .zip(&sum.coef)
+                    .map(|(&d, &k)| k * d as i64)
+                    .sum::<i64>()
+                    == target
+            }) {
+                for (i, &d) in a.iter().enumerate() {
+                    support[usize::from(sum.cells[i])] |= 1 << (d - 1);
+                }
+            }
+            let (goal, span) = sum.mirrored();
+            let mut wide = Grid(masks.clone());
+            let got = sum.reach::<u128, Grid>(goal, &mut wide);
+            if span < 64 {
+                let mut narrow = Grid(masks.clone());
+                let one = sum.reach::<u64, Grid>(goal, &mut narrow);
+                assert_eq!(one.is_ok(), got.is_ok());
+                assert_eq!(narrow.0, wide.0);
+            }
+            match got {
+                Ok(_) => {
+                    assert_eq!(wide.0, support, "{coef:?} {masks:?} {target}");
+                    pruned += usize::from(wide.0 != masks);
+                }
+                Err(Contradiction) => {
+                    assert!(
+                        support.iter().all(|&s| s == 0),
+                        "{coef:?} {masks:?} {target}"
+                    );
+                    dead += 1;
+                }
+            }
+        }
         assert!(pruned > 100 && dead > 100, "{pruned} {dead}");
     }
 
