@@ -246,6 +246,17 @@ impl Puzzle {
         line_of(self.shape, &self.cells)
     }
 
+    /// A solution (or any grid of this puzzle's shape) on one line, in the puzzle's values:
+    /// [`line_of`]'s characters, or `0`-`9` then `A`-`Z` where the values start at 0 (a
+    /// zero-based board, see [`Rules::zero_based`]).
+    pub fn solution_line(&self, grid: &[u8]) -> String {
+        if self.rules().is_some_and(Rules::zero_based) {
+            crate::parse::Alphabet::Hex.line(grid)
+        } else {
+            line_of(self.shape, grid)
+        }
+    }
+
     /// The text that reads back as this puzzle: [`to_line`](Puzzle::to_line) for a classic
     /// puzzle, the ISS constraint string (rules and givens) for a variant of side 16 or less
     /// ([`Rules::to_constraint_string`]).

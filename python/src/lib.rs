@@ -17,7 +17,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use run::{on_worker, run_items, thread_count};
 use std::ops::ControlFlow;
-use sudoku_enum::format::line_of;
 use sudoku_enum::{
     count as count_solutions, search, Options, Outcome, Puzzle, Shape, Sink, Verdict,
 };
@@ -114,7 +113,7 @@ fn solve(
         .into_iter()
         .next()
         .and_then(|(_, grid)| grid)
-        .map(|grid| line_of(puzzle.shape(), &grid)))
+        .map(|grid| puzzle.solution_line(&grid)))
 }
 
 /// The true candidates of one puzzle: for each cell (row-major) the digits that appear in some

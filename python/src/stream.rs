@@ -13,7 +13,6 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Mutex;
-use sudoku_enum::format::line_of;
 use sudoku_enum::{search, Cancel, FnSink, Options, Puzzle};
 
 /// Solutions the worker may have found and the reader not yet taken.
@@ -85,7 +84,6 @@ fn produce(
     cancel: &Cancel,
     tx: &mpsc::SyncSender<Item>,
 ) -> Result<(), String> {
-    let shape = puzzle.shape();
     let options = Options {
         threads,
         limit,
@@ -94,11 +92,13 @@ fn produce(
     };
     let run = || {
         let tx = tx.clone();
-        let mut sink = FnSink(move |grid: &[u8]| match tx.send(Ok(line_of(shape, grid))) {
-            Ok(()) => ControlFlow::Continue(()),
-            // The iterator is gone.
-            Err(_) => ControlFlow::Break(()),
-        });
+        let mut sink = FnSink(
+            move |grid: &[u8]| match tx.send(Ok(puzzle.solution_line(grid))) {
+                Ok(()) => ControlFlow::Continue(()),
+                // The iterator is gone.
+                Err(_) => ControlFlow::Break(()),
+            },
+        );
         search(puzzle, &options, &mut sink);
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

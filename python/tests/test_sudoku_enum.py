@@ -129,6 +129,15 @@ def test_solve():
     assert sol is not None and is_solution("." * 36, sol, box=(3, 2))
 
 
+def test_variants_and_values_from_zero():
+    # An ISS constraint string on 6x6 with values 0 to 5: solutions are written in those values.
+    zero = (".Shape~6x6~0-5.Cage~3~R1C1~R1C2.Cage~4~R6C1~R6C2.V~R4C5~R4C6"
+            ".~R1C5_3~R2C2_0~R2C4_2~R3C4_1~R4C3_2~R5C1_5~R5C3_1~R5C5_4")
+    assert se.check([zero]) == ["unique"]
+    assert se.solve(zero) == "215034304251450123132405521340043512"
+    assert list(se.solutions(zero)) == ["215034304251450123132405521340043512"]
+
+
 def test_other_shapes_need_box_or_are_inferred():
     assert se.count("." * 64, limit=5) == 5  # 8x8: 2x4 boxes inferred
     assert se.check(["." * 36], box=(3, 2)) == ["multiple"]
