@@ -47,7 +47,8 @@ pub(super) fn in_houses(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec
 }
 
 /// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones), each box
-/// and the first 2 to N-1 boxes: with the cages with sums and the little killers (a disjoint
+/// and the first 2 to N-1 boxes (then the sum intersections of single houses, below): with the
+/// cages with sums and the little killers (a disjoint
 /// choice; "cages" below) that have more than half their cells in the band, Σ(cells of those
 /// cages outside the band) − Σ(cells of the band in
 /// none of them) = Σ(their sums) − k·N(N+1)/2. Kept where that names at most N cells (6 where
@@ -168,8 +169,43 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
             seen.push(key);
         }
     }
+    // Sum intersections, as ISS's optimizer makes them: a house (row, column or box) whose
+    // every cell lies in a cage or little killer (the disjoint choice above) makes the cells of
+    // those outside the house sum to their sums less the house's total.
+    for (inside, k) in unions.iter().filter(|(_, k)| *k == 1) {
+        let inside = |c: usize| inside[c];
+        if (0..shape.cells()).any(|c| inside(c) && owner[c] == usize::MAX) {
+            continue;
+        }
+        let mut met = vec![false; cages.len()];
+        (0..shape.cells())
+            .filter(|&c| inside(c))
+            .for_each(|c| met[owner[c]] = true);
+        let mut cells = Vec::new();
+        let mut target = -k * total;
+        for (i, (cs, s)) in cages.iter().enumerate() {
+            if met[i] {
+                target += s;
+                cells.extend(cs.iter().copied().filter(|&c| !inside(c)));
+            }
+        }
+        let coef = vec![1; cells.len()];
+        if cells.is_empty() || cells.len() > INTERSECTION_CELLS {
+            continue;
+        }
+        let key = (cells.clone(), coef.clone(), target);
+        if !seen.contains(&key) {
+            out.push(sums::Sum::linear(n, &cells, &coef, target));
+            seen.push(key);
+        }
+    }
     out
 }
+
+/// The most cells a sum intersection may name: longer ones cost more at every node than they
+/// save (measured on the killers of ISS's collection: 6 cells took 13% fewer nodes and about
+/// 3% less time, all of a house's outside cells took 7% fewer nodes and 12-30% more time).
+const INTERSECTION_CELLS: usize = 6;
 
 /// Fold whole houses out of a linear sum `Σ coef[i] · digit(cells[i]) = target`: a house of N
 /// cells holds each digit once, so where more than half its cells carry one coefficient k,
@@ -372,7 +408,9 @@ pub(super) fn combined(
 
 #[cfg(test)]
 mod tests {
-    use super::{combined, fold_houses};
+    use super::{combined, fold_houses, innies_outies};
+    use crate::rules::{Rule, Rules};
+    use crate::shape::Shape;
 
     /// Every 4×4 grid (2×2 boxes), by backtracking.
     fn grids4() -> Vec<[i64; 16]> {
@@ -396,6 +434,46 @@ mod tests {
         let mut out = Vec::new();
         fill(&mut [0; 16], 0, &mut out);
         out
+    }
+
+    /// The innies, outies and sum intersections of random cage tilings hold on the grid the
+    /// cages' sums were taken from.
+    #[test]
+    fn derived_sums_hold_on_their_grid() {
+        let grids = grids4();
+        let shape = Shape::new(2, 2).unwrap();
+        let mut rng = crate::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
+        let mut made = 0;
+        for _ in 0..400 {
+            let g = grids[rng.below(grids.len())];
+            let mut cells: Vec<usize> = (0..16).collect();
+            for i in 0..16 {
+                let j = i + rng.below(16 - i);
+                cells.swap(i, j);
+            }
+            // Cages of one to three cells of different digits, most cells in one.
+            let mut rules = Rules::new();
+            let mut cage: Vec<usize> = Vec::new();
+            for c in cells {
+                if cage.len() == 1 + rng.below(3) || cage.iter().any(|&o| g[o] == g[c]) {
+                    let sum = cage.iter().map(|&o| g[o] as u32).sum();
+                    rules.push(Rule::Cage {
+                        cells: std::mem::take(&mut cage),
+                        sum: Some(sum),
+                    });
+                }
+                if rng.below(8) != 0 {
+                    cage.push(c);
+                }
+            }
+            let grid: Vec<u8> = g.iter().map(|&d| d as u8).collect();
+            for sum in innies_outies(shape, &rules) {
+                let (value, target) = sum.value_on(&grid);
+                assert_eq!(value, target, "{rules:?} {sum:?}");
+                made += 1;
+            }
+        }
+        assert!(made > 1000, "{made}");
     }
 
     /// On every 4×4 grid, a folded sum holds exactly where the sum it came from holds, and
