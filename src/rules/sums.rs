@@ -829,6 +829,45 @@ mod tests {
         }
     }
 
+    /// Every assignment of digits (1 to `n`) to cells with candidates `masks` in which cells
+    /// `i` and `j` hold different digits where `differ(i, j)`.
+    fn every_assignment(
+        n: usize,
+        masks: &[u64],
+        differ: impl Fn(usize, usize) -> bool,
+    ) -> Vec<Vec<u64>> {
+        let mut all: Vec<Vec<u64>> = vec![Vec::new()];
+        for &m in masks {
+            all = all
+                .into_iter()
+                .flat_map(|a| {
+                    (1..=n as u64)
+                        .filter(move |d| m >> (d - 1) & 1 == 1)
+                        .map(move |d| [a.clone(), vec![d]].concat())
+                })
+                .collect();
+        }
+        let len = masks.len();
+        all.retain(|a| (0..len).all(|i| (0..i).all(|j| !differ(i, j) || a[i] != a[j])));
+        all
+    }
+
+    /// `Σ coef[i] · a[i]`.
+    fn value(a: &[u64], coef: &[i64]) -> i64 {
+        a.iter().zip(coef).map(|(&d, &k)| k * d as i64).sum()
+    }
+
+    /// Each cell's digits (bit d - 1) in the assignments of `all` that make `target`.
+    fn support(all: &[Vec<u64>], coef: &[i64], target: i64) -> Vec<u64> {
+        let mut support = vec![0u64; coef.len()];
+        for a in all.iter().filter(|a| value(a, coef) == target) {
+            for (s, &d) in support.iter_mut().zip(a) {
+                *s |= 1 << (d - 1);
+            }
+        }
+        support
+    }
+
     /// Sums with a large coefficient (bounds only, cells grouped by the digits they must not
     /// share) never lose a digit some assignment of the candidates uses.
     #[test]
@@ -853,33 +892,14 @@ mod tests {
             let house: Vec<(u64, u64)> = (0..len).map(|_| (next(2), next(3))).collect();
             let differ = |i: usize, j: usize| house[i].0 == house[j].0 || house[i].1 == house[j].1;
             let masks: Vec<u64> = (0..len).map(|_| 1 + next((1 << n) - 1)).collect();
-            let digits = |m: u64| (0..n as u64).filter(move |d| m >> d & 1 == 1);
             // Every assignment (digits differ within a house).
-            let mut all: Vec<Vec<u64>> = vec![Vec::new()];
-            for &m in &masks {
-                all = all
-                    .into_iter()
-                    .flat_map(|a| digits(m).map(move |d| [a.clone(), vec![d + 1]].concat()))
-                    .collect();
-            }
-            all.retain(|a| (0..len).all(|i| (0..i).all(|j| !differ(i, j) || a[i] != a[j])));
-            let value = |a: &[u64]| {
-                a.iter()
-                    .zip(&coef)
-                    .map(|(&d, &k)| k * d as i64)
-                    .sum::<i64>()
-            };
+            let all = every_assignment(n, &masks, differ);
             let target = if next(2) == 0 && !all.is_empty() {
-                value(&all[next(all.len() as u64) as usize])
+                value(&all[next(all.len() as u64) as usize], &coef)
             } else {
                 next(400) as i64 - 200
             };
-            let mut support = vec![0u64; len];
-            for a in all.iter().filter(|a| value(a) == target) {
-                for (s, &d) in support.iter_mut().zip(a) {
-                    *s |= 1 << (d - 1);
-                }
-            }
+            let support = support(&all, &coef, target);
             let mut sum = Sum::linear(n, &cells, &coef, target);
             assert!(sum.reach_base.is_none());
             sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
@@ -930,39 +950,16 @@ mod tests {
             if sum.reach_base.is_none() {
                 continue; // became a cage
             }
-            // Every assignment whose cells of one group differ.
-            let group_of = |i: usize| {
-                sum.groups
-                    .iter()
-                    .position(|g| (g.start..g.start + g.len).contains(&i))
-            };
-            let mut all: Vec<Vec<u64>> = vec![Vec::new()];
-            for i in 0..len {
-                let m = masks[usize::from(sum.cells[i])];
-                all = all
-                    .into_iter()
-                    .flat_map(|a| {
-                        (1..=n as u64)
-                            .filter(move |d| m >> (d - 1) & 1 == 1)
-                            .map(move |d| [a.clone(), vec![d]].concat())
-                    })
-                    .collect();
-            }
-            all.retain(|a| {
-                (0..len).all(|i| (0..i).all(|j| group_of(i) != group_of(j) || a[i] != a[j]))
-            });
-            let mut support = vec![0u64; len];
-            for a in all.iter().filter(|a| {
-                a.iter()
-                    .zip(&sum.coef)
-                    .map(|(&d, &k)| k * d as i64)
-                    .sum::<i64>()
-                    == target
-            }) {
-                for (i, &d) in a.iter().enumerate() {
-                    support[usize::from(sum.cells[i])] |= 1 << (d - 1);
+            // Every assignment whose cells of one group differ (the groups hold the cells
+            // reordered: each cell's group by the cell).
+            let mut group_of = vec![0; len];
+            for (k, g) in sum.groups.iter().enumerate() {
+                for &c in &sum.cells[g.start..g.start + g.len] {
+                    group_of[usize::from(c)] = k;
                 }
             }
+            let all = every_assignment(n, &masks, |i, j| group_of[i] == group_of[j]);
+            let support = support(&all, &coef, target);
             let (goal, span) = sum.mirrored();
             let mut wide = Grid(masks.clone());
             let got = sum.reach::<u128, Grid>(goal, &mut wide);
