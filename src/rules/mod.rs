@@ -201,7 +201,7 @@ impl Rules {
 
     /// True when there is nothing beyond the classic rules (values 1 to N).
     pub fn is_empty(&self) -> bool {
-        self.regions.is_none() && !self.no_boxes && !self.zero_based && self.rules.is_empty()
+        self.is_classic() && !self.zero_based
     }
 
     /// True when the rules constrain nothing beyond the classic rules (values from 0 may

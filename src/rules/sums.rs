@@ -18,9 +18,9 @@ pub(super) struct Sum {
     /// For cages and sums with groups: the houses that hold two or more of the cells (see
     /// `link_houses`).
     links: Vec<required::Link>,
-    /// For sums with repeats whose partial sums fit 128 values: the least partial sum (the
-    /// filter `run_reach` counts sums from it).
-    reach_base: Option<i64>,
+    /// Sums with repeats whose partial sums span fewer than 128 values (at most
+    /// [`REACH_CELLS`] cells): the exact filter, `run_reach`, runs for them.
+    reach: bool,
     /// For `run_reach`: the cells in runs that must hold different digits (see `group`), in
     /// order; one cell each until `group` is called.
     groups: Vec<Group>,
@@ -110,12 +110,11 @@ const REACH_CELLS: usize = 16;
 impl Sum {
     /// A linear sum; repeats allowed.
     pub(super) fn linear(n: usize, cells: &[usize], coef: &[i64], target: i64) -> Sum {
-        // Every partial sum lies between the negative terms at their most and the positive
-        // ones at theirs.
+        // Every partial sum (negative terms' digits mirrored, see `run_reach`) lies between 0
+        // and Σ |k|·N.
         let n = n as i64;
-        let base: i64 = coef.iter().filter(|&&k| k < 0).map(|&k| k * n).sum();
-        let top: i64 = coef.iter().filter(|&&k| k > 0).map(|&k| k * n).sum();
-        let fits = cells.len() <= REACH_CELLS && top - base < 128 && n <= 16;
+        let span: i64 = coef.iter().map(|&k| k.abs() * n).sum();
+        let fits = cells.len() <= REACH_CELLS && span < 128 && n <= 16;
         let groups = if fits {
             (0..cells.len())
                 .map(|i| Group {
@@ -133,7 +132,7 @@ impl Sum {
             target,
             combos: None,
             links: Vec::new(),
-            reach_base: fits.then_some(base),
+            reach: fits,
             groups,
             side: n as u32,
         }
@@ -147,7 +146,7 @@ impl Sum {
         if self.cells.is_empty() || self.combos.is_some() {
             return;
         }
-        if self.reach_base.is_none() {
+        if !self.reach {
             // Bounds only: groups of any size, for the least and greatest sums of different
             // digits (see `run_bounds`).
             if self.cells.len() <= 64 {
@@ -228,7 +227,7 @@ impl Sum {
             target: i64::from(sum),
             combos,
             links: Vec::new(),
-            reach_base: None,
+            reach: false,
             groups: Vec::new(),
             side: n as u32,
         }
@@ -237,8 +236,7 @@ impl Sum {
     /// Note the houses (each a list of cells) that hold two or more of a cage's or a grouped
     /// sum's cells (at most 64 cells): required digits then leave the rest of such a house.
     pub(super) fn link_houses(&mut self, houses: &[Vec<u16>]) {
-        if (self.combos.is_none()
-            && (self.reach_base.is_none() || self.groups.iter().all(|g| g.len < 2)))
+        if (self.combos.is_none() && (!self.reach || self.groups.iter().all(|g| g.len < 2)))
             || self.cells.len() > 64
         {
             return;
@@ -264,10 +262,10 @@ impl Sum {
     }
 
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        match (&self.combos, self.reach_base) {
+        match (&self.combos, self.reach) {
             (Some(combos), _) => self.run_combos(combos, m),
-            (None, Some(_)) => self.run_reach(m),
-            (None, None) => self.run_bounds(m),
+            (None, true) => self.run_reach(m),
+            (None, false) => self.run_bounds(m),
         }
     }
 
@@ -901,7 +899,7 @@ mod tests {
             };
             let support = support(&all, &coef, target);
             let mut sum = Sum::linear(n, &cells, &coef, target);
-            assert!(sum.reach_base.is_none());
+            assert!(!sum.reach);
             sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
             let mut grid = Grid(masks.clone());
             match sum.run(&mut grid) {
@@ -943,11 +941,11 @@ mod tests {
             let masks: Vec<u64> = (0..len).map(|_| 1 + next((1 << n) - 1)).collect();
             let target = next(60) as i64 - 30;
             let mut sum = Sum::linear(n, &cells, &coef, target);
-            assert!(sum.reach_base.is_some());
+            assert!(sum.reach);
             sum.group(n, |a, b| {
                 a != b && house[usize::from(a)] == house[usize::from(b)]
             });
-            if sum.reach_base.is_none() {
+            if !sum.reach {
                 continue; // became a cage
             }
             // Every assignment whose cells of one group differ (the groups hold the cells
