@@ -116,7 +116,7 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
             ));
         }
     }
-    let mut out = Vec::new();
+    // The sums made (cells, coefficients, target), each once.
     let mut seen: Vec<(Vec<usize>, Vec<i64>, i64)> = Vec::new();
     for (inside, k) in &unions {
         let inside = |c: usize| inside[c];
@@ -163,9 +163,8 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
         {
             continue;
         }
-        let key = (cells.clone(), coef.clone(), target);
+        let key = (cells, coef, target);
         if !seen.contains(&key) {
-            out.push(sums::Sum::linear(n, &cells, &coef, target));
             seen.push(key);
         }
     }
@@ -193,13 +192,14 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
         if cells.is_empty() || cells.len() > INTERSECTION_CELLS {
             continue;
         }
-        let key = (cells.clone(), coef.clone(), target);
+        let key = (cells, coef, target);
         if !seen.contains(&key) {
-            out.push(sums::Sum::linear(n, &cells, &coef, target));
             seen.push(key);
         }
     }
-    out
+    seen.into_iter()
+        .map(|(cells, coef, target)| sums::Sum::linear(n, &cells, &coef, target))
+        .collect()
 }
 
 /// The most cells a sum intersection may name: longer ones cost more at every node than they
