@@ -96,6 +96,40 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
     out
 }
 
+/// The most cells of a cage with digit sets (`Sum::combos`): its digits are different, and
+/// there are at most 16.
+const CAGE_CELLS: usize = 16;
+
+/// A cage's cells' candidates within one of its digit sets (which they must hold, one digit
+/// each): the digits a cell left with one takes from the others, to a fixpoint. Whether
+/// every cell keeps a digit and no two are left the same one.
+#[inline]
+fn naked_singles(within: &mut [u64]) -> bool {
+    let mut taken = 0u64;
+    let mut done = 0u32;
+    loop {
+        let mut fresh = 0u64;
+        for (i, &w) in within.iter().enumerate() {
+            if done >> i & 1 == 0 && w & w.wrapping_sub(1) == 0 {
+                if w == 0 || fresh & w != 0 {
+                    return false;
+                }
+                fresh |= w;
+                done |= 1 << i;
+            }
+        }
+        if fresh == 0 {
+            return true;
+        }
+        taken |= fresh;
+        for (i, w) in within.iter_mut().enumerate() {
+            if done >> i & 1 == 0 {
+                *w &= !taken;
+            }
+        }
+    }
+}
+
 /// The most digit sets a group of a sum may have (n choose its cells): bounds the cost of
 /// walking its assignments.
 const GROUP_SETS: usize = 256;
@@ -273,14 +307,21 @@ impl Sum {
     fn run_combos<M: Masks>(&self, combos: &[u64], m: &mut M) -> Result<bool, Contradiction> {
         let (union, fixed) = union_placed(self.cells.iter().map(|&c| m.mask(usize::from(c))));
         let (mut allowed, mut required) = (0u64, u64::MAX);
-        'combos: for &combo in combos {
+        let cells = self.cells.len();
+        let mut support = [0u64; CAGE_CELLS];
+        for &combo in combos {
             if combo & fixed != fixed || combo & union != combo {
                 continue;
             }
-            for &c in &self.cells {
-                if m.mask(usize::from(c)) & combo == 0 {
-                    continue 'combos;
-                }
+            let mut within = [0u64; CAGE_CELLS];
+            for (w, &c) in within.iter_mut().zip(&self.cells) {
+                *w = m.mask(usize::from(c)) & combo;
+            }
+            if !naked_singles(&mut within[..cells]) {
+                continue;
+            }
+            for (s, w) in support.iter_mut().zip(&within) {
+                *s |= w;
             }
             allowed |= combo;
             required &= combo;
@@ -289,8 +330,8 @@ impl Sum {
             return Err(Contradiction);
         }
         let mut changed = false;
-        for &c in &self.cells {
-            changed |= m.restrict(usize::from(c), allowed)?;
+        for (&c, &s) in self.cells.iter().zip(&support) {
+            changed |= m.restrict(usize::from(c), s)?;
         }
         changed |= required::place(
             &self.cells,
@@ -982,6 +1023,69 @@ mod tests {
             }
         }
         assert!(pruned > 100 && dead > 100, "{pruned} {dead}");
+    }
+
+    /// Cages never lose a digit some assignment of different digits with the sum uses (random
+    /// candidates, a third of the cells with one), and they prune beyond the union of the
+    /// digit sets every cell meets (the counted runs; the next test shows the naked singles'
+    /// part of that).
+    #[test]
+    fn cages_keep_every_supported_digit() {
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move |k: u64| rng.below(k as usize) as u64;
+        let n = 7usize;
+        let (mut beyond, mut dead) = (0, 0);
+        for _ in 0..4000 {
+            let len = 2 + next(4) as usize;
+            let cells: Vec<usize> = (0..len).collect();
+            let masks: Vec<u64> = (0..len)
+                .map(|_| match next(3) {
+                    0 => 1 << next(n as u64),
+                    _ => 1 + next((1 << n) - 1),
+                })
+                .collect();
+            let all = every_assignment(n, &masks, |_, _| true);
+            let target = if next(3) > 0 && !all.is_empty() {
+                all[next(all.len() as u64) as usize].iter().sum::<u64>() as i64
+            } else {
+                next(30) as i64
+            };
+            let support = support(&all, &vec![1; len], target);
+            let mut sum = Sum::cage(n, &cells, target as u32);
+            let mut grid = Grid(masks.clone());
+            match sum.run(&mut grid) {
+                Ok(_) => {
+                    for (&kept, &s) in grid.0.iter().zip(&support) {
+                        assert_eq!(kept & s, s, "{masks:?} {target}");
+                    }
+                    // What the union of the digit sets that fit (each cell meeting each set)
+                    // would have kept.
+                    let union: u64 = sum
+                        .combos
+                        .take()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|&c| masks.iter().all(|&m| m & c != 0))
+                        .fold(0, |u, c| u | c);
+                    beyond += usize::from(grid.0.iter().zip(&masks).any(|(&g, &m)| g != m & union));
+                }
+                Err(Contradiction) => {
+                    assert!(support.iter().all(|&s| s == 0), "{masks:?} {target}");
+                    dead += 1;
+                }
+            }
+        }
+        assert!(beyond > 100 && dead > 100, "{beyond} {dead}");
+    }
+
+    /// A cell left with one digit of the only digit set takes it from the others: 1, 12, 123
+    /// with the sum 6 is 1, 2, 3.
+    #[test]
+    fn a_cage_cell_with_one_digit_takes_it_from_the_others() {
+        let sum = Sum::cage(6, &[0, 1, 2], 6);
+        let mut grid = Grid(vec![0b1, 0b11, 0b111]);
+        assert!(sum.run(&mut grid).unwrap());
+        assert_eq!(grid.0, vec![0b1, 0b10, 0b100]);
     }
 
     /// `assignments` against every assignment of digits, on pseudo-random masks and sums.
