@@ -43,6 +43,12 @@ pub struct Tables {
     /// Where there are propagators: each cell's branching priority, the conflict scores'
     /// start (see `Scratch`).
     priority: Vec<u32>,
+    /// Whether the search may branch on a digit's two places in a house (`State::pair`):
+    /// puzzles with rules and conflict scores, but no killer cage. On ISS's collection such
+    /// pairs took thermometer and renban puzzles from millions of nodes to a few hundred
+    /// thousand ("A kind of magic" 5.45 M to 153 k), and took its hardest killers 1.4 times
+    /// the time (cells in cages branch better: their digit sets prune the rest).
+    house_pairs: bool,
 }
 
 impl Tables {
@@ -99,6 +105,8 @@ impl Tables {
             cell_houses.extend(mine);
             house_start.push(cell_houses.len() as u32);
         }
+        let house_pairs =
+            !priority.is_empty() && !props.as_ref().is_some_and(Propagators::has_cages);
         Tables {
             shape,
             n,
@@ -106,6 +114,7 @@ impl Tables {
             full,
             peers,
             peer_start,
+            house_pairs,
             nh: houses_list.len(),
             houses: houses_list.into_iter().flatten().collect(),
             cell_houses,
@@ -456,6 +465,53 @@ impl State {
         best
     }
 
+    /// A digit with exactly two places in a house, as the Interactive Sudoku Solver's house
+    /// candidates: where the higher score of its two places, halved, is at least the score
+    /// per candidate of the chosen `cell` (the best such pair; ties to the later), the digit's
+    /// bit and its places, the higher scored first.
+    fn pair(&self, t: &Tables, scores: &[u32], cell: usize) -> Option<(u64, usize, usize)> {
+        // score / 2 >= scores[cell] / k, compared as score · k >= 2 · scores[cell] (at least).
+        let k = u64::from(self.cand[cell].count_ones());
+        let mut bar = 2 * u64::from(scores[cell]);
+        if bar == 0 {
+            return None;
+        }
+        let mut best = None;
+        for h in 0..t.nh {
+            let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
+            for &c in t.house(h) {
+                let m = self.cand[usize::from(c)];
+                more |= twice & m;
+                twice |= once & m;
+                once |= m;
+            }
+            let mut two = twice & !more;
+            while two != 0 {
+                let bit = two & two.wrapping_neg();
+                two &= two - 1;
+                let mut places = t
+                    .house(h)
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|&c| self.cand[c] & bit != 0);
+                let (Some(a), Some(b)) = (places.next(), places.next()) else {
+                    continue;
+                };
+                let (a, b) = if scores[a] >= scores[b] {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let score = u64::from(scores[a]) * k;
+                if score >= bar {
+                    bar = score;
+                    best = Some((bit, a, b));
+                }
+            }
+        }
+        best
+    }
+
     /// [`State::branch_cell`] among the cells of `range` (which holds an open cell).
     #[inline]
     fn branch_cell_in(&self, range: std::ops::Range<usize>) -> usize {
@@ -590,18 +646,37 @@ fn search_level<S: Sink>(
         };
         (cell, st.cand[cell])
     };
-    let choices = cands.count_ones();
+    // A digit's two places in a house, where they beat the cell (ISS's house candidates):
+    // two children, the digit in one place or in the other.
+    let mut pair = None;
+    if t.house_pairs && cands.count_ones() > 2 && ctx.bands.is_none() {
+        pair = scratch.levels[depth].pair(t, &scratch.scores, cell);
+    }
+    let (cells, choices) = match pair {
+        Some((bit, first, second)) => {
+            cands = bit;
+            ([first, second], 2)
+        }
+        None => ([cell, cell], cands.count_ones()),
+    };
     let w = weight / choices as f64;
     if scratch.levels.len() == depth + 1 {
         let fresh = scratch.levels[depth].clone();
         scratch.levels.push(fresh);
     }
-    while cands != 0 {
+    let mut left = choices;
+    while left != 0 {
+        left -= 1;
         let bit = cands & cands.wrapping_neg();
-        cands &= cands - 1;
+        let cell = if pair.is_some() {
+            cells[usize::from(left == 0)]
+        } else {
+            cands &= cands - 1;
+            cell
+        };
         ctx.guess();
         // The last candidate reuses the parent's level: no copy needed, nothing left to undo.
-        let level = if cands == 0 {
+        let level = if left == 0 {
             depth
         } else {
             let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
@@ -727,6 +802,46 @@ mod tests {
         let mut ctx = Ctx::new(&mut sink, &shared);
         let _ = e.search(&mut ctx, 1.0);
         ctx.stats.solutions
+    }
+
+    fn with(rules: Vec<crate::rules::Rule>) -> Puzzle {
+        let mut r = crate::rules::Rules::new();
+        rules.into_iter().for_each(|rule| r.push(rule));
+        Puzzle::empty(Shape::new(2, 2).unwrap()).with_rules(r)
+    }
+
+    /// House pairs are for puzzles with rules but no killer cage.
+    #[test]
+    fn house_pairs_where_there_is_no_cage() {
+        use crate::rules::Rule;
+        assert!(Tables::for_puzzle(&with(vec![Rule::AntiKing])).house_pairs);
+        let cage = Rule::Cage {
+            cells: vec![0, 1],
+            sum: Some(3),
+        };
+        assert!(!Tables::for_puzzle(&with(vec![Rule::AntiKing, cage])).house_pairs);
+        assert!(!Tables::for_puzzle(&Puzzle::empty(Shape::new(2, 2).unwrap())).house_pairs);
+    }
+
+    /// A digit's two places in a house beat a cell whose score per candidate is below half
+    /// the better place's score; the better place comes first.
+    #[test]
+    fn a_digit_with_two_places_in_a_house() {
+        use crate::rules::Rule;
+        let t = Tables::for_puzzle(&with(vec![Rule::AntiKing]));
+        let mut st = State::empty(&t);
+        // Row 1: digit 1 only in r1c1 and r1c4 (no other house has a digit in two places).
+        st.cand[..4].copy_from_slice(&[0b0011, 0b1110, 0b1110, 0b1111]);
+        let mut scores = vec![1; 16];
+        scores[3] = 5;
+        // The cell r2c2 (4 candidates, score 1): 5 · 4 ≥ 2 · 1.
+        assert_eq!(st.pair(&t, &scores, 5), Some((0b1, 3, 0)));
+        // A cell scored 11 per candidate (44 over 4) beats 5 / 2.
+        scores[5] = 44;
+        assert_eq!(st.pair(&t, &scores, 5), None);
+        // A place scored 22 ties with it: 22 · 4 = 2 · 44.
+        scores[0] = 22;
+        assert_eq!(st.pair(&t, &scores, 5), Some((0b1, 0, 3)));
     }
 
     #[test]

@@ -737,6 +737,11 @@ impl Propagators {
         self.starts = starts;
     }
 
+    /// Whether some sum is a killer cage with digit sets.
+    pub(crate) fn has_cages(&self) -> bool {
+        self.sums.iter().any(sums::Sum::has_sets)
+    }
+
     /// The words of a set of units (one bit each).
     pub(crate) fn unit_words(&self) -> usize {
         self.starts[6].div_ceil(64)

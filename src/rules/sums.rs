@@ -278,6 +278,11 @@ impl Sum {
         self.links = required::links(&self.cells, houses);
     }
 
+    /// Whether this sum is a cage with digit sets.
+    pub(super) fn has_sets(&self) -> bool {
+        self.combos.is_some()
+    }
+
     /// The sum's cells.
     pub(super) fn cells(&self) -> &[u16] {
         &self.cells
