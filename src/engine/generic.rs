@@ -652,7 +652,8 @@ fn search_level<S: Sink>(
     if t.house_pairs && cands.count_ones() > 2 && ctx.bands.is_none() {
         pair = scratch.levels[depth].pair(t, &scratch.scores, cell);
     }
-    let (cells, choices) = match pair {
+    // With a pair, `cands` is its digit and `places` where it goes, one child each.
+    let (places, choices) = match pair {
         Some((bit, first, second)) => {
             cands = bit;
             ([first, second], 2)
@@ -669,7 +670,7 @@ fn search_level<S: Sink>(
         left -= 1;
         let bit = cands & cands.wrapping_neg();
         let cell = if pair.is_some() {
-            cells[usize::from(left == 0)]
+            places[usize::from(left == 0)]
         } else {
             cands &= cands - 1;
             cell
