@@ -3,10 +3,10 @@
 use super::{range_mask, required, Contradiction, Masks};
 
 /// A renban line: its digits (different: the line is a group of different cells) form a run
-/// of `len` consecutive digits. Keeps the digits of the runs every cell can still take part in
-/// and whose digits all still have a place; a digit every such run holds is on the line, so
-/// it is placed when one cell of the line is left for it, and leaves the other cells of a house
-/// that holds all its places on the line (`required`, as for cages).
+/// of `len` consecutive digits: the runs are its digit sets, kept as a cage's but without the
+/// singles (`required::keep_sets`): each cell keeps the digits of the runs that still fit, and a
+/// digit every such run holds is on the line, so it is placed when one cell of the line is
+/// left for it, and leaves the other cells of a house that holds all its places on the line.
 #[derive(Debug)]
 pub(super) struct Renban {
     cells: Vec<u16>,
@@ -36,33 +36,7 @@ impl Renban {
     }
 
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        let union = self
-            .cells
-            .iter()
-            .fold(0, |u, &c| u | m.mask(usize::from(c)));
-        let (mut allowed, mut every) = (0, u64::MAX);
-        'windows: for &w in &self.windows {
-            if union & w != w {
-                continue;
-            }
-            for &c in &self.cells {
-                if m.mask(usize::from(c)) & w == 0 {
-                    continue 'windows;
-                }
-            }
-            allowed |= w;
-            every &= w;
-        }
-        if allowed == 0 {
-            return Err(Contradiction);
-        }
-        let mut changed = false;
-        for &c in &self.cells {
-            changed |= m.restrict(usize::from(c), allowed)?;
-        }
-        // The digits every run holds are on the line.
-        changed |= required::place(&self.cells, &self.links, 0..self.cells.len(), every, m)?;
-        Ok(changed)
+        required::keep_sets(&self.cells, &self.links, &self.windows, false, m)
     }
 }
 

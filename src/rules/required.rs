@@ -1,6 +1,7 @@
-//! Digits a line or a cage must hold (a renban's digits every run holds, the digits every
-//! fitting set of a cage holds): placed where one cell is left for them, cleared from the rest
-//! of a house that holds all their places.
+//! The digit sets a line or a cage of different digits may hold (a cage's sets of its sum, a
+//! renban's runs): the sets that still fit, each cell keeping the digits they leave it; and
+//! the digits every fitting set holds, placed where one cell is left for them, cleared from
+//! the rest of a house that holds all their places.
 
 use super::{Contradiction, Masks};
 
@@ -33,6 +34,109 @@ pub(super) fn links(cells: &[u16], houses: &[Vec<u16>]) -> Vec<Link> {
         }
     }
     out
+}
+
+/// The most cells whose digit sets `keep_sets` narrows cell by cell (a cage with sets has at
+/// most 16: its digits are different, and there are at most 16).
+const SET_CELLS: usize = 16;
+
+/// Cells' candidates within one digit set (which they must hold, one digit each): the digit
+/// a cell left with one takes from the others, to a fixpoint. Whether every cell keeps a
+/// digit and no two are left the same one.
+#[inline]
+fn naked_singles(within: &mut [u64]) -> bool {
+    let mut taken = 0u64;
+    let mut done = 0u32;
+    loop {
+        let mut fresh = 0u64;
+        for (i, &w) in within.iter().enumerate() {
+            if done >> i & 1 == 0 && w & w.wrapping_sub(1) == 0 {
+                if w == 0 || fresh & w != 0 {
+                    return false;
+                }
+                fresh |= w;
+                done |= 1 << i;
+            }
+        }
+        if fresh == 0 {
+            return true;
+        }
+        taken |= fresh;
+        for (i, w) in within.iter_mut().enumerate() {
+            if done >> i & 1 == 0 {
+                *w &= !taken;
+            }
+        }
+    }
+}
+
+/// Cells of different digits that hold one of `sets` (each as many digits as there are
+/// cells): a set still fits where every cell meets it and, `by_singles`, where every cell
+/// keeps a digit of it once the digits of cells left with one are taken from the others (up
+/// to [`SET_CELLS`] cells); each cell keeps the digits the fitting sets leave it, and the
+/// digits every fitting set holds are `place`d. `Err` when no set fits.
+///
+/// Cages narrow by singles (the collection's killers: 19% fewer nodes, 5% less time);
+/// renbans do not (their runs are few and overlap: on ISS's hard renbans 3-25% fewer nodes,
+/// but two of three took 10-13% more time).
+pub(super) fn keep_sets<M: Masks>(
+    cells: &[u16],
+    links: &[Link],
+    sets: &[u64],
+    by_singles: bool,
+    m: &mut M,
+) -> Result<bool, Contradiction> {
+    let (mut union, mut fixed) = (0u64, 0u64);
+    for &c in cells {
+        let mask = m.mask(usize::from(c));
+        union |= mask;
+        if mask & mask.wrapping_sub(1) == 0 {
+            fixed |= mask;
+        }
+    }
+    let narrow = by_singles && cells.len() <= SET_CELLS;
+    let (mut allowed, mut every) = (0u64, u64::MAX);
+    let mut support = [0u64; SET_CELLS];
+    'sets: for &set in sets {
+        if set & fixed != fixed || set & union != set {
+            continue;
+        }
+        if narrow {
+            let mut within = [0u64; SET_CELLS];
+            let mut single = false;
+            for (w, &c) in within.iter_mut().zip(cells) {
+                *w = m.mask(usize::from(c)) & set;
+                if *w == 0 {
+                    continue 'sets;
+                }
+                single |= *w & (*w - 1) == 0;
+            }
+            if single && !naked_singles(&mut within[..cells.len()]) {
+                continue;
+            }
+            for (s, w) in support.iter_mut().zip(&within) {
+                *s |= w;
+            }
+        } else {
+            for &c in cells {
+                if m.mask(usize::from(c)) & set == 0 {
+                    continue 'sets;
+                }
+            }
+        }
+        allowed |= set;
+        every &= set;
+    }
+    if allowed == 0 {
+        return Err(Contradiction);
+    }
+    let mut changed = false;
+    for (i, &c) in cells.iter().enumerate() {
+        let keep = if narrow { support[i] } else { allowed };
+        changed |= m.restrict(usize::from(c), keep)?;
+    }
+    changed |= place(cells, links, 0..cells.len(), every, m)?;
+    Ok(changed)
 }
 
 /// Digits `cells[range]` must hold, each once: one place left is a hidden single; places all
@@ -72,4 +176,92 @@ pub(super) fn place<M: Masks>(
         }
     }
     Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::sums::tests::Grid;
+
+    /// Runs of three narrowed by singles: 1, 12, 123 is 1, 2, 3 (the only run that fits is
+    /// 123; the 1 takes its digit from the others, then the 2). Without, the 3 alone is
+    /// placed (its one place).
+    #[test]
+    fn runs_narrow_cell_by_cell() {
+        let runs: Vec<u64> = (0..4).map(|lo| 0b111 << lo).collect();
+        let mut grid = Grid(vec![0b1, 0b11, 0b111]);
+        assert!(keep_sets(&[0, 1, 2], &[], &runs, true, &mut grid).unwrap());
+        assert_eq!(grid.0, vec![0b1, 0b10, 0b100]);
+        let mut grid = Grid(vec![0b1, 0b11, 0b111]);
+        assert!(keep_sets(&[0, 1, 2], &[], &runs, false, &mut grid).unwrap());
+        assert_eq!(grid.0, vec![0b1, 0b11, 0b100]);
+        // Two cells left the same digit: no run fits.
+        let mut grid = Grid(vec![0b1, 0b1, 0b111]);
+        assert!(keep_sets(&[0, 1, 2], &[], &runs, true, &mut grid).is_err());
+    }
+
+    /// Random sets and candidates of up to five different cells, by singles or not: every
+    /// digit of an assignment that makes one of the sets is kept; no set fits only where
+    /// there is none.
+    #[test]
+    fn kept_digits_cover_every_assignment() {
+        let mut rng = crate::rng::SplitMix64::new(0x6A09_E667_F3BC_C908);
+        let mut next = move |k: u64| rng.below(k as usize) as u64;
+        let n = 7u64;
+        let (mut narrowed, mut dead) = (0, 0);
+        for _ in 0..3000 {
+            let len = 2 + next(4) as usize;
+            let cells: Vec<u16> = (0..len as u16).collect();
+            let sets: Vec<u64> = (0..1 + next(4))
+                .map(|_| {
+                    let mut set = 0u64;
+                    while (set.count_ones() as usize) < len {
+                        set |= 1 << next(n);
+                    }
+                    set
+                })
+                .collect();
+            let masks: Vec<u64> = (0..len)
+                .map(|_| match next(3) {
+                    0 => 1 << next(n),
+                    _ => 1 + next((1 << n) - 1),
+                })
+                .collect();
+            // Every assignment of different digits whose digits are one of the sets.
+            let mut support = vec![0u64; len];
+            let mut stack = vec![(0usize, 0u64, vec![])];
+            while let Some((i, used, picked)) = stack.pop() {
+                if i == len {
+                    if sets.contains(&used) {
+                        for (s, &d) in support.iter_mut().zip(&picked) {
+                            *s |= d;
+                        }
+                    }
+                    continue;
+                }
+                for d in (0..n)
+                    .map(|d| 1u64 << d)
+                    .filter(|d| masks[i] & d & !used != 0)
+                {
+                    let mut next_picked: Vec<u64> = picked.clone();
+                    next_picked.push(d);
+                    stack.push((i + 1, used | d, next_picked));
+                }
+            }
+            let mut grid = Grid(masks.clone());
+            match keep_sets(&cells, &[], &sets, next(4) > 0, &mut grid) {
+                Ok(_) => {
+                    for (&kept, &s) in grid.0.iter().zip(&support) {
+                        assert_eq!(kept & s, s, "{masks:?} {sets:?}");
+                    }
+                    narrowed += usize::from(grid.0 != masks);
+                }
+                Err(Contradiction) => {
+                    assert!(support.iter().all(|&s| s == 0), "{masks:?} {sets:?}");
+                    dead += 1;
+                }
+            }
+        }
+        assert!(narrowed > 100 && dead > 100, "{narrowed} {dead}");
+    }
 }

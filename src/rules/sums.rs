@@ -96,40 +96,6 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
     out
 }
 
-/// The most cells of a cage with digit sets (`Sum::combos`): its digits are different, and
-/// there are at most 16.
-const CAGE_CELLS: usize = 16;
-
-/// A cage's cells' candidates within one of its digit sets (which they must hold, one digit
-/// each): the digits a cell left with one takes from the others, to a fixpoint. Whether
-/// every cell keeps a digit and no two are left the same one.
-#[inline]
-fn naked_singles(within: &mut [u64]) -> bool {
-    let mut taken = 0u64;
-    let mut done = 0u32;
-    loop {
-        let mut fresh = 0u64;
-        for (i, &w) in within.iter().enumerate() {
-            if done >> i & 1 == 0 && w & w.wrapping_sub(1) == 0 {
-                if w == 0 || fresh & w != 0 {
-                    return false;
-                }
-                fresh |= w;
-                done |= 1 << i;
-            }
-        }
-        if fresh == 0 {
-            return true;
-        }
-        taken |= fresh;
-        for (i, w) in within.iter_mut().enumerate() {
-            if done >> i & 1 == 0 {
-                *w &= !taken;
-            }
-        }
-    }
-}
-
 /// The most digit sets a group of a sum may have (n choose its cells): bounds the cost of
 /// walking its assignments.
 const GROUP_SETS: usize = 256;
@@ -310,42 +276,7 @@ impl Sum {
 
     /// Different digits: keep the digits of the digit sets that still fit.
     fn run_combos<M: Masks>(&self, combos: &[u64], m: &mut M) -> Result<bool, Contradiction> {
-        let (union, fixed) = union_placed(self.cells.iter().map(|&c| m.mask(usize::from(c))));
-        let (mut allowed, mut required) = (0u64, u64::MAX);
-        let cells = self.cells.len();
-        let mut support = [0u64; CAGE_CELLS];
-        for &combo in combos {
-            if combo & fixed != fixed || combo & union != combo {
-                continue;
-            }
-            let mut within = [0u64; CAGE_CELLS];
-            for (w, &c) in within.iter_mut().zip(&self.cells) {
-                *w = m.mask(usize::from(c)) & combo;
-            }
-            if !naked_singles(&mut within[..cells]) {
-                continue;
-            }
-            for (s, w) in support.iter_mut().zip(&within) {
-                *s |= w;
-            }
-            allowed |= combo;
-            required &= combo;
-        }
-        if allowed == 0 {
-            return Err(Contradiction);
-        }
-        let mut changed = false;
-        for (&c, &s) in self.cells.iter().zip(&support) {
-            changed |= m.restrict(usize::from(c), s)?;
-        }
-        changed |= required::place(
-            &self.cells,
-            &self.links,
-            0..self.cells.len(),
-            required & !fixed,
-            m,
-        )?;
-        Ok(changed)
+        required::keep_sets(&self.cells, &self.links, combos, true, m)
     }
 
     /// Repeats allowed but for the groups of cells that must differ: each cell keeps the
@@ -852,11 +783,11 @@ fn div_ceil(a: i64, b: i64) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// Candidates as a plain list, for a sum run on its own.
-    struct Grid(Vec<u64>);
+    /// Candidates as a plain list, for a rule run on its own.
+    pub(in crate::rules) struct Grid(pub(in crate::rules) Vec<u64>);
 
     impl Masks for Grid {
         fn mask(&self, cell: usize) -> u64 {
