@@ -77,8 +77,8 @@ fn naked_singles(within: &mut [u64]) -> bool {
 /// digits every fitting set holds are `place`d. `Err` when no set fits.
 ///
 /// Cages narrow by singles (the collection's killers: 19% fewer nodes, 5% less time);
-/// renbans do not (their runs are few and overlap: on ISS's hard renbans 3-25% fewer nodes,
-/// but two of three took 10-13% more time).
+/// renbans do not (ISS's three hard renbans took 3-28% fewer nodes with them, but two of
+/// the three 10-13% more time).
 pub(super) fn keep_sets<M: Masks>(
     cells: &[u16],
     links: &[Link],
