@@ -806,7 +806,7 @@ pub(super) mod tests {
 
     /// Every assignment of digits (1 to `n`) to cells with candidates `masks` in which cells
     /// `i` and `j` hold different digits where `differ(i, j)`.
-    fn every_assignment(
+    pub(in crate::rules) fn every_assignment(
         n: usize,
         masks: &[u64],
         differ: impl Fn(usize, usize) -> bool,
@@ -841,6 +841,29 @@ pub(super) mod tests {
             }
         }
         support
+    }
+
+    /// A run that must keep every digit of `support` (each cell's digits that some
+    /// assignment uses): on `Ok` every cell kept them, and `Err` comes only where no
+    /// assignment is left. Whether the run went through.
+    pub(in crate::rules) fn kept_support(
+        got: Result<bool, Contradiction>,
+        kept: &[u64],
+        support: &[u64],
+        case: &dyn std::fmt::Debug,
+    ) -> bool {
+        match got {
+            Ok(_) => {
+                for (&k, &s) in kept.iter().zip(support) {
+                    assert_eq!(k & s, s, "{case:?}");
+                }
+                true
+            }
+            Err(Contradiction) => {
+                assert!(support.iter().all(|&s| s == 0), "{case:?}");
+                false
+            }
+        }
     }
 
     /// Sums with a large coefficient (bounds only, cells grouped by the digits they must not
@@ -879,20 +902,11 @@ pub(super) mod tests {
             assert!(!sum.reach);
             sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
             let mut grid = Grid(masks.clone());
-            match sum.run(&mut grid) {
-                Ok(_) => {
-                    for (&kept, &s) in grid.0.iter().zip(&support) {
-                        assert_eq!(kept & s, s, "{coef:?} {masks:?}");
-                    }
-                    pruned += usize::from(grid.0 != masks);
-                }
-                Err(Contradiction) => {
-                    assert!(
-                        support.iter().all(|&s| s == 0),
-                        "{coef:?} {masks:?} {target}"
-                    );
-                    dead += 1;
-                }
+            let got = sum.run(&mut grid);
+            if kept_support(got, &grid.0, &support, &(&coef, &masks, target)) {
+                pruned += usize::from(grid.0 != masks);
+            } else {
+                dead += 1;
             }
         }
         // The test means something: runs prune and find contradictions.
@@ -989,26 +1003,20 @@ pub(super) mod tests {
             let support = support(&all, &vec![1; len], target);
             let mut sum = Sum::cage(n, &cells, target as u32);
             let mut grid = Grid(masks.clone());
-            match sum.run(&mut grid) {
-                Ok(_) => {
-                    for (&kept, &s) in grid.0.iter().zip(&support) {
-                        assert_eq!(kept & s, s, "{masks:?} {target}");
-                    }
-                    // What the union of the digit sets that fit (each cell meeting each set)
-                    // would have kept.
-                    let union: u64 = sum
-                        .combos
-                        .take()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .filter(|&c| masks.iter().all(|&m| m & c != 0))
-                        .fold(0, |u, c| u | c);
-                    beyond += usize::from(grid.0.iter().zip(&masks).any(|(&g, &m)| g != m & union));
-                }
-                Err(Contradiction) => {
-                    assert!(support.iter().all(|&s| s == 0), "{masks:?} {target}");
-                    dead += 1;
-                }
+            let got = sum.run(&mut grid);
+            if kept_support(got, &grid.0, &support, &(&masks, target)) {
+                // What the union of the digit sets that fit (each cell meeting each set)
+                // would have kept.
+                let union: u64 = sum
+                    .combos
+                    .take()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|&c| masks.iter().all(|&m| m & c != 0))
+                    .fold(0, |u, c| u | c);
+                beyond += usize::from(grid.0.iter().zip(&masks).any(|(&g, &m)| g != m & union));
+            } else {
+                dead += 1;
             }
         }
         assert!(beyond > 100 && dead > 100, "{beyond} {dead}");
