@@ -6,7 +6,7 @@ use super::{range_mask, required, Contradiction, Masks};
 /// of `len` consecutive digits: the runs are its digit sets, kept as a cage's but without the
 /// singles (`required::keep_sets`): each cell keeps the digits of the runs that still fit, and a
 /// digit every such run holds is on the line, so it is placed when one cell of the line is
-/// left for it, and leaves the other cells of a house that holds all its places on the line.
+/// left for it, and leaves every cell that sees all its places on the line.
 #[derive(Debug)]
 pub(super) struct Renban {
     cells: Vec<u16>,
@@ -35,8 +35,12 @@ impl Renban {
         &self.cells
     }
 
-    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        required::keep_sets(&self.cells, &self.links, &self.windows, false, m)
+    pub(super) fn run<M: Masks>(
+        &self,
+        m: &mut M,
+        peers: Option<&required::Exclusions>,
+    ) -> Result<bool, Contradiction> {
+        required::keep_sets(&self.cells, &self.links, peers, &self.windows, false, m)
     }
 }
 

@@ -671,6 +671,9 @@ pub(crate) struct Propagators {
     sandwiches: Vec<outside::Sandwich>,
     quads: Vec<cells::Quad>,
     intersections: Vec<houses::Intersection>,
+    /// Each cell's peers, for the digits sums and renbans must hold (see
+    /// `required::Exclusions`); `None` on boards above its size.
+    exclusions: Option<required::Exclusions>,
     /// `watch[watch_start[cell]..watch_start[cell + 1]]`: the units that read `cell`.
     watch: Vec<u32>,
     watch_start: Vec<u32>,
@@ -783,9 +786,9 @@ impl Propagators {
         if u < s[0] {
             self.pairs.run_one(u, m)
         } else if u < s[1] {
-            self.sums[u - s[0]].run(m)
+            self.sums[u - s[0]].run(m, self.exclusions.as_ref())
         } else if u < s[2] {
-            self.renbans[u - s[1]].run(m)
+            self.renbans[u - s[1]].run(m, self.exclusions.as_ref())
         } else if u < s[3] {
             self.betweens[u - s[2]].run(m)
         } else if u < s[4] {
@@ -949,6 +952,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
     // (diagonals, windows, regions) they pay on their own: the hard 16×16 Sudoku X of ISS's
     // collection went from 372,000 nodes to 34,000 with them and the conflict scores.
     props.intersections = houses::Intersection::all(&out.houses);
+    props.exclusions = required::Exclusions::new(shape.cells(), &out.houses, &out.different);
     if !props.is_empty() {
         out.priority = vec![0; shape.cells()];
         // Priorities as the Interactive Sudoku Solver weighs its constraints: a house or rule

@@ -1,12 +1,14 @@
 //! The digit sets a line or a cage of different digits may hold (a cage's sets of its sum, a
 //! renban's runs): the sets that still fit, each cell keeping the digits they leave it; and
 //! the digits every fitting set holds, placed where one cell is left for them, cleared from
-//! the rest of a house that holds all their places.
+//! every cell that sees all their places ([`Exclusions`]; on boards above 32×32, from the
+//! rest of a house that holds them all).
 
 use super::{Contradiction, Masks};
 
 /// A house that holds two or more of a line's or a cage's cells: a digit they must hold, whose
-/// places all lie in this house, leaves the house's other cells.
+/// places all lie in this house, leaves the house's other cells (used where there are no
+/// [`Exclusions`], which find this and more).
 #[derive(Debug)]
 pub(super) struct Link {
     /// The cells in the house (bit `i`: the `i`-th cell; 64 cells at most).
@@ -34,6 +36,63 @@ pub(super) fn links(cells: &[u16], houses: &[Vec<u16>]) -> Vec<Link> {
         }
     }
     out
+}
+
+/// Each cell's peers as bits (every cell that must hold another digit: a house or a
+/// different pair holds both): a digit that must go in one of some cells leaves every cell
+/// that is a peer of them all. This finds what [`Link`]s find (a house that holds all the
+/// places) and more: places in different houses, which the cells that see both exclude
+/// (the Interactive Sudoku Solver's cell exclusions).
+#[derive(Debug)]
+pub(super) struct Exclusions {
+    /// Words per cell.
+    words: usize,
+    /// `bits[cell * words..][..words]`: bit `c` for each peer `c` of `cell`.
+    bits: Vec<u64>,
+}
+
+impl Exclusions {
+    /// The most cells of a board whose peers are kept as bits (32×32; larger boards use the
+    /// links alone).
+    pub(super) const MAX_CELLS: usize = 1024;
+
+    /// The peers of the board's `cells` cells: the cells of each house, and the different
+    /// pairs. `None` above [`Exclusions::MAX_CELLS`].
+    pub(super) fn new(
+        cells: usize,
+        houses: &[Vec<u16>],
+        different: &[(u16, u16)],
+    ) -> Option<Exclusions> {
+        if cells > Self::MAX_CELLS {
+            return None;
+        }
+        let words = cells.div_ceil(64);
+        let mut bits = vec![0u64; cells * words];
+        let mut add = |a: u16, b: u16| {
+            if a != b {
+                let (a, b) = (usize::from(a), usize::from(b));
+                bits[a * words + b / 64] |= 1 << (b % 64);
+                bits[b * words + a / 64] |= 1 << (a % 64);
+            }
+        };
+        for house in houses {
+            for (i, &a) in house.iter().enumerate() {
+                for &b in &house[i + 1..] {
+                    add(a, b);
+                }
+            }
+        }
+        for &(a, b) in different {
+            add(a, b);
+        }
+        Some(Exclusions { words, bits })
+    }
+
+    /// The peers of `cell`.
+    #[inline]
+    fn of(&self, cell: usize) -> &[u64] {
+        &self.bits[cell * self.words..(cell + 1) * self.words]
+    }
 }
 
 /// The most cells whose digit sets `keep_sets` narrows cell by cell (a cage with sets has at
@@ -82,6 +141,7 @@ fn naked_singles(within: &mut [u64]) -> bool {
 pub(super) fn keep_sets<M: Masks>(
     cells: &[u16],
     links: &[Link],
+    peers: Option<&Exclusions>,
     sets: &[u64],
     by_singles: bool,
     m: &mut M,
@@ -135,15 +195,17 @@ pub(super) fn keep_sets<M: Masks>(
         let keep = if narrow { support[i] } else { allowed };
         changed |= m.restrict(usize::from(c), keep)?;
     }
-    changed |= place(cells, links, 0..cells.len(), every, m)?;
+    changed |= place(cells, links, peers, 0..cells.len(), every, m)?;
     Ok(changed)
 }
 
-/// Digits `cells[range]` must hold, each once: one place left is a hidden single; places all
-/// in one linked house clear the digit from the rest of that house.
+/// Digits `cells[range]` must hold, each once: one place left is a hidden single; two or
+/// more clear the digit from every cell that is a peer of them all (`peers`; without, from
+/// the rest of a linked house that holds them all).
 pub(super) fn place<M: Masks>(
     cells: &[u16],
     links: &[Link],
+    peers: Option<&Exclusions>,
     range: std::ops::Range<usize>,
     mut digits: u64,
     m: &mut M,
@@ -165,6 +227,27 @@ pub(super) fn place<M: Masks>(
                 changed |= m.restrict(usize::from(cell), bit)?;
             }
             _ => {
+                if let Some(ex) = peers {
+                    let mut common = [u64::MAX; Exclusions::MAX_CELLS / 64];
+                    let common = &mut common[..ex.words];
+                    let mut left = places;
+                    while left != 0 {
+                        let i = left.trailing_zeros() as usize;
+                        left &= left - 1;
+                        for (w, &p) in common.iter_mut().zip(ex.of(usize::from(cells[i]))) {
+                            *w &= p;
+                        }
+                    }
+                    for (w, &word) in common.iter().enumerate() {
+                        let mut b = word;
+                        while b != 0 {
+                            let c = w * 64 + b.trailing_zeros() as usize;
+                            b &= b - 1;
+                            changed |= m.restrict(c, !bit)?;
+                        }
+                    }
+                    continue;
+                }
                 for link in links {
                     if places & !link.members == 0 {
                         for &c in &link.others {
@@ -190,14 +273,42 @@ mod tests {
     fn runs_narrow_cell_by_cell() {
         let runs: Vec<u64> = (0..4).map(|lo| 0b111 << lo).collect();
         let mut grid = Grid(vec![0b1, 0b11, 0b111]);
-        assert!(keep_sets(&[0, 1, 2], &[], &runs, true, &mut grid).unwrap());
+        assert!(keep_sets(&[0, 1, 2], &[], None, &runs, true, &mut grid).unwrap());
         assert_eq!(grid.0, vec![0b1, 0b10, 0b100]);
         let mut grid = Grid(vec![0b1, 0b11, 0b111]);
-        assert!(keep_sets(&[0, 1, 2], &[], &runs, false, &mut grid).unwrap());
+        assert!(keep_sets(&[0, 1, 2], &[], None, &runs, false, &mut grid).unwrap());
         assert_eq!(grid.0, vec![0b1, 0b11, 0b100]);
         // Two cells left the same digit: no run fits.
         let mut grid = Grid(vec![0b1, 0b1, 0b111]);
-        assert!(keep_sets(&[0, 1, 2], &[], &runs, true, &mut grid).is_err());
+        assert!(keep_sets(&[0, 1, 2], &[], None, &runs, true, &mut grid).is_err());
+    }
+
+    /// A digit the cells 1 (row 0, column 1) and 7 (row 1, column 3) of a 4×4 board must
+    /// hold between them, which share no house: it leaves the cells that see both (2, 3, 4
+    /// and 5), and with a different pair (1, 6) also cell 6; no other cell.
+    #[test]
+    fn required_digits_leave_the_cells_that_see_every_place() {
+        let shape = crate::shape::Shape::new(2, 2).unwrap();
+        let houses: Vec<Vec<u16>> = shape
+            .houses()
+            .iter()
+            .map(|h| h.iter().map(|&c| c as u16).collect())
+            .collect();
+        let digit = 0b100;
+        for (different, lose) in [
+            (vec![], vec![2, 3, 4, 5]),
+            (vec![(1, 6)], vec![2, 3, 4, 5, 6]),
+        ] {
+            let ex = Exclusions::new(16, &houses, &different).unwrap();
+            let mut grid = Grid(vec![0b1111; 16]);
+            assert!(place(&[1, 7], &[], Some(&ex), 0..2, digit, &mut grid).unwrap());
+            for (c, &m) in grid.0.iter().enumerate() {
+                assert_eq!(m & digit == 0, lose.contains(&c), "cell {c}");
+            }
+            // Without the peers, no house links the two cells: nothing changes.
+            let mut grid = Grid(vec![0b1111; 16]);
+            assert!(!place(&[1, 7], &[], None, 0..2, digit, &mut grid).unwrap());
+        }
     }
 
     /// Random sets and candidates of up to five different cells, by singles or not: every
@@ -238,7 +349,7 @@ mod tests {
                 }
             }
             let mut grid = Grid(masks.clone());
-            let got = keep_sets(&cells, &[], &sets, next(4) > 0, &mut grid);
+            let got = keep_sets(&cells, &[], None, &sets, next(4) > 0, &mut grid);
             if kept_support(got, &grid.0, &support, &(&masks, &sets)) {
                 narrowed += usize::from(grid.0 != masks);
             } else {

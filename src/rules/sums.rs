@@ -1,5 +1,5 @@
 //! Sums: killer cages (different digits: the digit sets that make the sum, the digits every
-//! such set holds placed or cleared from a shared house), little killers, arrows and the law of
+//! such set holds placed, or cleared from the cells that see all their places), little killers, arrows and the law of
 //! leftovers' derived sums (repeats allowed, but cells that share a house differ: the sums
 //! each group of such cells can make, combined group by group; bounds where the partial sums
 //! do not fit 128 values).
@@ -266,17 +266,18 @@ impl Sum {
         (value, self.target)
     }
 
-    pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+    pub(super) fn run<M: Masks>(
+        &self,
+        m: &mut M,
+        peers: Option<&required::Exclusions>,
+    ) -> Result<bool, Contradiction> {
         match (&self.combos, self.reach) {
-            (Some(combos), _) => self.run_combos(combos, m),
-            (None, true) => self.run_reach(m),
+            (Some(combos), _) => {
+                required::keep_sets(&self.cells, &self.links, peers, combos, true, m)
+            }
+            (None, true) => self.run_reach(m, peers),
             (None, false) => self.run_bounds(m),
         }
-    }
-
-    /// Different digits: keep the digits of the digit sets that still fit.
-    fn run_combos<M: Masks>(&self, combos: &[u64], m: &mut M) -> Result<bool, Contradiction> {
-        required::keep_sets(&self.cells, &self.links, combos, true, m)
     }
 
     /// Repeats allowed but for the groups of cells that must differ: each cell keeps the
@@ -285,12 +286,16 @@ impl Sum {
     /// counts mirrored digits (`N + 1 - d`, which make `k·(N + 1) - k·d`), so that every
     /// partial sum lies between 0 and `Σ |k|·N` (less than 128 where this filter runs): one
     /// machine word when below 64, else two.
-    fn run_reach<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
+    fn run_reach<M: Masks>(
+        &self,
+        m: &mut M,
+        peers: Option<&required::Exclusions>,
+    ) -> Result<bool, Contradiction> {
         let (goal, span) = self.mirrored();
         if span < 64 {
-            self.reach::<u64, M>(goal, m)
+            self.reach::<u64, M>(goal, m, peers)
         } else {
-            self.reach::<u128, M>(goal, m)
+            self.reach::<u128, M>(goal, m, peers)
         }
     }
 
@@ -312,7 +317,12 @@ impl Sum {
     /// `before[i]` the sums the groups before `i` can make, `after` those the groups from `i`
     /// on must make.
     #[inline]
-    fn reach<W: Word, M: Masks>(&self, goal: i64, m: &mut M) -> Result<bool, Contradiction> {
+    fn reach<W: Word, M: Masks>(
+        &self,
+        goal: i64,
+        m: &mut M,
+        peers: Option<&required::Exclusions>,
+    ) -> Result<bool, Contradiction> {
         if !(0..i64::from(W::BITS)).contains(&goal) {
             return Err(Contradiction);
         }
@@ -398,6 +408,7 @@ impl Sum {
                     changed |= required::place(
                         &self.cells,
                         &self.links,
+                        peers,
                         g.start..g.start + g.len,
                         unmirror(w.required & !fixed),
                         m,
@@ -902,7 +913,7 @@ pub(super) mod tests {
             assert!(!sum.reach);
             sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
             let mut grid = Grid(masks.clone());
-            let got = sum.run(&mut grid);
+            let got = sum.run(&mut grid, None);
             if kept_support(got, &grid.0, &support, &(&coef, &masks, target)) {
                 pruned += usize::from(grid.0 != masks);
             } else {
@@ -951,10 +962,10 @@ pub(super) mod tests {
             let support = support(&all, &coef, target);
             let (goal, span) = sum.mirrored();
             let mut wide = Grid(masks.clone());
-            let got = sum.reach::<u128, Grid>(goal, &mut wide);
+            let got = sum.reach::<u128, Grid>(goal, &mut wide, None);
             if span < 64 {
                 let mut narrow = Grid(masks.clone());
-                let one = sum.reach::<u64, Grid>(goal, &mut narrow);
+                let one = sum.reach::<u64, Grid>(goal, &mut narrow, None);
                 assert_eq!(one.is_ok(), got.is_ok());
                 assert_eq!(narrow.0, wide.0);
             }
@@ -1003,7 +1014,7 @@ pub(super) mod tests {
             let support = support(&all, &vec![1; len], target);
             let mut sum = Sum::cage(n, &cells, target as u32);
             let mut grid = Grid(masks.clone());
-            let got = sum.run(&mut grid);
+            let got = sum.run(&mut grid, None);
             if kept_support(got, &grid.0, &support, &(&masks, target)) {
                 // What the union of the digit sets that fit (each cell meeting each set)
                 // would have kept.
@@ -1028,7 +1039,7 @@ pub(super) mod tests {
     fn a_cage_cell_with_one_digit_takes_it_from_the_others() {
         let sum = Sum::cage(6, &[0, 1, 2], 6);
         let mut grid = Grid(vec![0b1, 0b11, 0b111]);
-        assert!(sum.run(&mut grid).unwrap());
+        assert!(sum.run(&mut grid, None).unwrap());
         assert_eq!(grid.0, vec![0b1, 0b10, 0b100]);
     }
 
