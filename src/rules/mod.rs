@@ -784,7 +784,7 @@ impl Propagators {
     fn run_unit<M: Masks>(&self, u: usize, m: &mut M) -> Result<bool, Contradiction> {
         let s = &self.starts;
         if u < s[0] {
-            self.pairs.run_one(u, m)
+            self.pairs.run_one(u, m, self.exclusions.as_ref())
         } else if u < s[1] {
             self.sums[u - s[0]].run(m, self.exclusions.as_ref())
         } else if u < s[2] {

@@ -93,6 +93,46 @@ impl Exclusions {
     fn of(&self, cell: usize) -> &[u64] {
         &self.bits[cell * self.words..(cell + 1) * self.words]
     }
+
+    /// Clear digit `bit` from every cell that is a peer of each of `cells` (one of which
+    /// must hold it).
+    #[inline]
+    pub(super) fn clear_common<M: Masks>(
+        &self,
+        cells: impl Iterator<Item = usize>,
+        bit: u64,
+        m: &mut M,
+    ) -> Result<bool, Contradiction> {
+        let mut common = [u64::MAX; Self::MAX_CELLS / 64];
+        let common = &mut common[..self.words];
+        for c in cells {
+            for (w, &p) in common.iter_mut().zip(self.of(c)) {
+                *w &= p;
+            }
+        }
+        let mut changed = false;
+        for (w, &word) in common.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let c = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                changed |= m.restrict(c, !bit)?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The positions of the set bits of `mask`, lowest first.
+#[inline]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// The most cells whose digit sets `keep_sets` narrows cell by cell (a cage with sets has at
@@ -228,24 +268,8 @@ pub(super) fn place<M: Masks>(
             }
             _ => {
                 if let Some(ex) = peers {
-                    let mut common = [u64::MAX; Exclusions::MAX_CELLS / 64];
-                    let common = &mut common[..ex.words];
-                    let mut left = places;
-                    while left != 0 {
-                        let i = left.trailing_zeros() as usize;
-                        left &= left - 1;
-                        for (w, &p) in common.iter_mut().zip(ex.of(usize::from(cells[i]))) {
-                            *w &= p;
-                        }
-                    }
-                    for (w, &word) in common.iter().enumerate() {
-                        let mut b = word;
-                        while b != 0 {
-                            let c = w * 64 + b.trailing_zeros() as usize;
-                            b &= b - 1;
-                            changed |= m.restrict(c, !bit)?;
-                        }
-                    }
+                    let at = bits(places).map(|i| usize::from(cells[i]));
+                    changed |= ex.clear_common(at, bit, m)?;
                     continue;
                 }
                 for link in links {
