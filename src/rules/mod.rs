@@ -16,7 +16,10 @@
 //!   rules; `pairs`), sums (cages, little killers, arrows; `sums`), lines (renban, between;
 //!   `lines`), sandwich sums (`outside`), quadruples and cell sets (`cells`), and locked
 //!   candidates between houses that share cells (`houses`). After a fixpoint only the
-//!   propagators whose cells changed run again.
+//!   propagators whose cells changed run again;
+//! - **exclusions** (`required::Exclusions`): each cell's peers (houses and different pairs)
+//!   as bits, so that a digit a cage, line, derived sum or marked pair must hold leaves every
+//!   cell that sees all its places.
 //!
 //! Propagators never allocate and never do I/O; each is exact on filled cells (it rejects
 //! every violation once its cells are placed), so the search accepts only true solutions.
