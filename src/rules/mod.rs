@@ -869,6 +869,15 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         }
         pair_rules.add(shape, rule, rules);
         match rule {
+            Rule::Thermo(cells) => {
+                // Strictly increasing: the cells all differ (pairs, not a group: equal givens
+                // on a thermometer are unsolvable, not clashing givens).
+                for (i, &a) in cells.iter().enumerate() {
+                    for &b in &cells[i + 1..] {
+                        out.different.push((a as u16, b as u16));
+                    }
+                }
+            }
             Rule::AntiKnight | Rule::AntiKing => {
                 for (a, b) in chess_pairs(shape, *rule == Rule::AntiKnight) {
                     out.different.push((a as u16, b as u16));

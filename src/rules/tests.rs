@@ -548,3 +548,18 @@ fn little_killer_snipe_is_unique() {
             .collect();
     assert_eq!(sols, vec![want]);
 }
+
+/// A thermometer's cells all differ (it rises strictly): each two become a different pair, so
+/// that they are each other's peers (for singles and for the exclusions of `required`).
+#[test]
+fn thermometer_cells_are_different_pairs() {
+    let shape = Shape::NINE;
+    let mut rules = Rules::new();
+    rules.push(Rule::Thermo(vec![0, 10, 20, 30]));
+    let compiled = compile(shape, &rules);
+    for (i, a) in [0u16, 10, 20, 30].into_iter().enumerate() {
+        for b in [0u16, 10, 20, 30].into_iter().skip(i + 1) {
+            assert!(compiled.different.contains(&(a, b)), "{a} {b}");
+        }
+    }
+}
