@@ -674,7 +674,7 @@ pub(crate) struct Propagators {
     sandwiches: Vec<outside::Sandwich>,
     quads: Vec<cells::Quad>,
     intersections: Vec<houses::Intersection>,
-    /// Each cell's peers, for the digits sums and renbans must hold (see
+    /// Each cell's peers, for the digits sums, renbans and marked pairs must hold (see
     /// `required::Exclusions`); `None` on boards above its size.
     exclusions: Option<required::Exclusions>,
     /// `watch[watch_start[cell]..watch_start[cell + 1]]`: the units that read `cell`.
