@@ -57,7 +57,8 @@
 //! again, bounded and each with the digits in another order (a relabelled state: one value
 //! order can hide the solutions of a puzzle that has millions), the last one unbounded. A state
 //! with 16 filled cells or fewer cannot have one solution (no 16-clue puzzle has): its check
-//! goes to those plain searches at once (`FEWEST_UNIQUE`). (Configurations from the root would visit fewer nodes on the hardest puzzles, but
+//! goes to those plain searches at once (`FEWEST_UNIQUE`). (Configurations from the root would
+//! visit fewer nodes on the hardest puzzles, but
 //! puzzles with many solutions find their solutions later: see the README's Design section.)
 //!
 //! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
@@ -171,13 +172,13 @@ impl Nine {
         Some(st)
     }
 
-    /// True when every cell is placed.
-    #[inline(always)]
     /// The open cells.
     fn open_cells(&self) -> usize {
         self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
 
+    /// True when every cell is placed.
+    #[inline(always)]
     fn solved(&self) -> bool {
         (self.unsolved[0] | self.unsolved[1] | self.unsolved[2]) == 0
     }

@@ -373,7 +373,7 @@ pub(super) const STAGED_NODES: u64 = 1 << 15;
 /// Tugemann and Civario, 2014, by exhaustive search), and a state is a puzzle whose clues are
 /// its filled cells. A check of a state with fewer has nothing to prove unique, so it skips
 /// the staged search (made to prove uniqueness) for the plain ones (made to find solutions):
-/// 20,000 random 9×9 puzzles of 14-16 givens took 516 k nodes staged, 339 k plain. The count
+/// 11,987 random 9×9 puzzles of 14-16 givens took 516 k nodes staged, 323 k so. The count
 /// does not depend on this: only the order of the work does.
 pub(super) const FEWEST_UNIQUE: usize = 17;
 
