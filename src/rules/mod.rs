@@ -832,6 +832,15 @@ pub(crate) fn range_mask(lo: i64, hi: i64) -> u64 {
     top & !((1u64 << (lo - 1)) - 1)
 }
 
+/// Every two of `cells` as a different pair.
+fn all_differ(different: &mut Vec<(u16, u16)>, cells: &[usize]) {
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            different.push((a as u16, b as u16));
+        }
+    }
+}
+
 /// A linear sum with the whole houses folded out of it (see `leftovers::fold_houses`).
 fn linear(n: usize, houses: &[Vec<u16>], cells: &[usize], coef: &[i64], target: i64) -> sums::Sum {
     let (cells, coef, target) = leftovers::fold_houses(n, houses, cells, coef, target);
@@ -860,24 +869,14 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         // Smaller all-different groups become different pairs.
         for (_, cells) in rule.groups(shape) {
             if cells.len() < n {
-                for (i, &a) in cells.iter().enumerate() {
-                    for &b in &cells[i + 1..] {
-                        out.different.push((a as u16, b as u16));
-                    }
-                }
+                all_differ(&mut out.different, &cells);
             }
         }
         pair_rules.add(shape, rule, rules);
         match rule {
-            Rule::Thermo(cells) => {
-                // Strictly increasing: the cells all differ (pairs, not a group: equal givens
-                // on a thermometer are unsolvable, not clashing givens).
-                for (i, &a) in cells.iter().enumerate() {
-                    for &b in &cells[i + 1..] {
-                        out.different.push((a as u16, b as u16));
-                    }
-                }
-            }
+            // Strictly increasing: the cells all differ (pairs, not a group: equal givens on a
+            // thermometer are unsolvable, not clashing givens).
+            Rule::Thermo(cells) => all_differ(&mut out.different, cells),
             Rule::AntiKnight | Rule::AntiKing => {
                 for (a, b) in chess_pairs(shape, *rule == Rule::AntiKnight) {
                     out.different.push((a as u16, b as u16));

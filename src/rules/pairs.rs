@@ -75,7 +75,10 @@ pub(super) struct Builder {
     /// (first, second) → for each digit of the first (index d - 1), the second's digits.
     tables: BTreeMap<(usize, usize), Vec<u64>>,
     /// The pairs of a marked rule on two cells (kropki dots, XV, whispers), which may have
-    /// to hold a digit between them (see [`Pairs::run_one`]).
+    /// to hold a digit between them (see [`Pairs::run_one`]). Not anti-consecutive and the
+    /// negative rules, which relate every neighbour: a digit such a pair must hold is rare and
+    /// the check costs (ISS's hard anti-consecutive puzzle took 23% more time with it); nor
+    /// renbans, whose digits are the line's (`required`).
     marked: HashSet<(usize, usize)>,
 }
 
@@ -114,24 +117,13 @@ impl Builder {
         }
     }
 
+    /// Note `a` and `b` as a marked pair.
+    fn mark(&mut self, a: usize, b: usize) {
+        self.marked.insert((a.min(b), a.max(b)));
+    }
+
     /// Add the pair relations of `rule` (other rules add nothing here).
     pub(super) fn add(&mut self, shape: Shape, rule: &Rule, all: &Rules) {
-        // Marked pairs: anti-consecutive and negative rules relate every neighbour, where a
-        // digit the pair must hold is rare and the check costs (ISS's hard anti-consecutive
-        // puzzle took 23% more time with it); renbans' digits are the line's (`required`).
-        match rule {
-            Rule::WhiteDot { cells: [a, b], .. }
-            | Rule::BlackDot { cells: [a, b], .. }
-            | Rule::Xv { cells: [a, b], .. } => {
-                self.marked.insert((*a.min(b), *a.max(b)));
-            }
-            Rule::Whisper { cells, .. } => {
-                for w in cells.windows(2) {
-                    self.marked.insert((w[0].min(w[1]), w[0].max(w[1])));
-                }
-            }
-            _ => {}
-        }
         match rule {
             Rule::Thermo(cells) => {
                 for w in cells.windows(2) {
@@ -144,6 +136,7 @@ impl Builder {
             } => {
                 let d = *diff;
                 self.relate(*a, *b, &|x, y| x.abs_diff(y) == d);
+                self.mark(*a, *b);
             }
             Rule::BlackDot {
                 cells: [a, b],
@@ -154,15 +147,18 @@ impl Builder {
                     let (x, y) = (u16::from(x), u16::from(y));
                     x == r * y || y == r * x
                 });
+                self.mark(*a, *b);
             }
             Rule::Xv { cells: [a, b], sum } => {
                 let s = *sum;
                 self.relate(*a, *b, &|x, y| x + y == s);
+                self.mark(*a, *b);
             }
             Rule::Whisper { cells, diff } => {
                 let d = *diff;
                 for w in cells.windows(2) {
                     self.relate(w[0], w[1], &|x, y| x.abs_diff(y) >= d);
+                    self.mark(w[0], w[1]);
                 }
             }
             Rule::Palindrome(cells) => {

@@ -58,8 +58,8 @@
 //! order can hide the solutions of a puzzle that has millions), the last one unbounded. A state
 //! with 16 filled cells or fewer cannot have one solution (no 16-clue puzzle has): its check
 //! goes to those plain searches at once (`FEWEST_UNIQUE`). (Configurations from the root would
-//! visit fewer nodes on the hardest puzzles, but
-//! puzzles with many solutions find their solutions later: see the README's Design section.)
+//! visit fewer nodes on the hardest puzzles, but puzzles with many solutions find their
+//! solutions later: see the README's Design section.)
 //!
 //! **Remembered subtree counts.** Counting without a small limit (count-only sinks, no limit
 //! under 2^16), a state with 12 to 48 open cells looks up its key (the open cells and their
@@ -170,11 +170,6 @@ impl Nine {
         // almost no nodes).
         st.propagate::<SEARCH_HIDDEN>(BAND, BAND).ok()?;
         Some(st)
-    }
-
-    /// The open cells.
-    fn open_cells(&self) -> usize {
-        self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
 
     /// True when every cell is placed.
