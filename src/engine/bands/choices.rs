@@ -27,6 +27,9 @@ pub(super) const PLACES_NEXT: usize = 4;
 /// Words after the column masks.
 pub(super) const EXTRA: usize = 6;
 
+/// The most steps [`Plan::passing`] takes through the stacks' ways of one boundary.
+const PASSING_STEPS: u32 = 1 << 14;
+
 impl Plan {
     /// Append to `out` the ways stack `s` can share its digits among its columns in band `b`
     /// (`cols + EXTRA` words a way): every digit to one column that still lacks it and does
@@ -156,6 +159,51 @@ impl Plan {
             }
         }
         Some(sig)
+    }
+
+    /// The combinations of one way per stack (`lists[s]`: stack `s`'s ways, as
+    /// [`Plan::stack_choices`] lists them) that pass Hall's condition, the ones a tail goes on
+    /// to look up; or the plain product of the lists' lengths where walking them would take
+    /// more than [`PASSING_STEPS`] steps. For the orientation estimate.
+    pub(super) fn passing(&self, lists: &[Vec<u64>]) -> f64 {
+        let stride = self.stride();
+        let mut order: Vec<&[u64]> = lists.iter().map(|l| &l[..]).collect();
+        // The shortest lists outermost, as the tail does.
+        order.sort_by_key(|l| l.len());
+        let product: f64 = order.iter().map(|l| (l.len() / stride) as f64).product();
+        if product == 0.0 {
+            return 0.0;
+        }
+        let mut steps = PASSING_STEPS;
+        let mut sigs = [[0u64; 2]; 8];
+        self.passing_from(&order, 0, &mut sigs, &mut steps)
+            .map_or(product, |k| k as f64)
+    }
+
+    fn passing_from(
+        &self,
+        lists: &[&[u64]],
+        s: usize,
+        sigs: &mut [[u64; 2]; 8],
+        steps: &mut u32,
+    ) -> Option<u64> {
+        let last = s + 1 == lists.len();
+        let mut total = 0;
+        for way in lists[s].chunks_exact(self.stride()) {
+            *steps = steps.checked_sub(1)?;
+            let extra = &way[self.cols..];
+            let sig = [extra[SIG], extra[SIG_NEXT]];
+            if !self.hall_ok(&sigs[..s], sig, last) {
+                continue;
+            }
+            if last {
+                total += 1;
+            } else {
+                sigs[s] = sig;
+                total += self.passing_from(lists, s + 1, sigs, steps)?;
+            }
+        }
+        Some(total)
     }
 
     /// [`Plan::hall_ok`] for the last stack after two others (signatures `a` and `b`), all

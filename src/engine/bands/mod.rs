@@ -32,7 +32,7 @@ mod orient;
 mod places;
 pub(crate) mod table;
 
-pub(crate) use orient::{cost, orientations};
+pub(crate) use orient::{orientations, Estimate};
 
 use crate::shape::Shape;
 use crate::solver::shared::Shared;

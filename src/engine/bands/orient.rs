@@ -74,66 +74,204 @@ pub(crate) fn orientations(p: &Puzzle) -> Vec<Orientation> {
     out
 }
 
-/// Estimated cost (microseconds, roughly) of counting by bands from `root` under `plan`: a
-/// Knuth estimate over `probes` random dives of the first band's search tree, where a node
-/// costs its expansion and a leaf (a boundary) the tail's setup and combinations, shared by
-/// the leaves with the same column sets (the tail remembers them).
-pub(crate) fn cost<E: crate::engine::Engine>(
-    root: &E,
-    plan: &super::Plan,
-    probes: usize,
-    seed: u64,
-) -> f64 {
-    use crate::engine::Expansion;
-    const NODE: f64 = 0.4;
-    const TAIL: f64 = 4.0;
-    const COMBO: f64 = 0.3;
-    let mut rng = crate::rng::SplitMix64::new(seed);
-    let n = plan.n;
-    let mut total = 0.0;
-    let mut kids = Vec::new();
-    let mut list = Vec::new();
-    for _ in 0..probes {
-        let mut state = root.clone();
-        let mut w = 1.0;
-        loop {
-            total += w * NODE;
-            kids.clear();
-            match state.expand_bands(&mut kids, plan.rows) {
-                None => {
-                    let values = state.values();
-                    let mut s0 = [0u64; 64];
-                    for (cell, &v) in values[..plan.rows * n].iter().enumerate() {
-                        s0[cell % n] |= 1 << (v - 1);
-                    }
-                    let full = if n == 64 { u64::MAX } else { (1 << n) - 1 };
-                    let mut rem = [0u64; 64];
-                    for c in 0..n {
-                        rem[c] = full & !s0[c];
-                    }
-                    let mult = plan.arrangements(0, &s0[..n]).max(1) as f64;
-                    let mut combos = 1.0;
-                    if plan.bands > 1 {
-                        for s in 0..plan.rows {
-                            list.clear();
-                            plan.stack_choices(1.min(plan.bands - 1), s, &rem[..n], &mut list);
-                            combos *= (list.len() / plan.stride()) as f64;
-                        }
-                    }
-                    total += w * (TAIL + COMBO * combos) / mult;
-                    break;
-                }
-                Some(Expansion::Solved) => break,
-                Some(Expansion::Branched { .. }) => {
-                    if kids.is_empty() {
-                        break;
-                    }
-                    w *= kids.len() as f64;
-                    let i = (rng.next_u64() % kids.len() as u64) as usize;
-                    state = kids.swap_remove(i);
-                }
-            }
+/// How an [`Estimate`] prices the work of counting by bands.
+#[derive(Debug, Clone, Copy)]
+struct Pricing {
+    /// A node of the first band's search.
+    node: f64,
+    /// A boundary's tail: its table lookup and setup.
+    tail: f64,
+    /// A combination of the next band's ways; only those that pass Hall's condition where
+    /// `hall`, else all of them.
+    combo: f64,
+    hall: bool,
+}
+
+/// Three bands (9×9, 6×6 with 2×3 boxes): microseconds, roughly. A node and a boundary as
+/// fitted by CPU time over 22 sparse 9×9 counts; a combination that passes Hall's condition
+/// (it goes on to the last band's lookups) at the price that ranked the six turns of 50 sparse
+/// 9×9 puzzles best, which also stands in for the arrangements counted on table misses (about
+/// one per ten combinations; see the README). Every combination at 0.3 units, as before,
+/// ranked them as well given 400 dives a turn, but in no known unit.
+const THREE_BANDS: Pricing = Pricing {
+    node: 0.17,
+    tail: 0.3,
+    combo: 0.1,
+    hall: true,
+};
+
+/// Two bands, or four and more (8×8, 12×12, 16×16): each of the next band's combinations
+/// leads to the deeper bands' own, which the dives do not see; every combination is priced,
+/// high, in a unit about three times the microsecond (set on sparse 8×8 and 12×12 counts,
+/// where the three-band pricing chose bands over the plain search for puzzles that the plain
+/// search counted up to 3.4 times faster).
+const OTHER_BANDS: Pricing = Pricing {
+    node: 0.4,
+    tail: 4.0,
+    combo: 0.3,
+    hall: false,
+};
+
+impl Pricing {
+    fn of(plan: &super::Plan) -> Pricing {
+        if plan.bands == 3 {
+            THREE_BANDS
+        } else {
+            OTHER_BANDS
         }
     }
-    total / probes as f64
+}
+
+/// An estimate of the cost (microseconds, roughly) of counting by bands under one plan: the
+/// mean of Knuth estimates from random dives of the first band's search tree, where a node
+/// costs its expansion and a leaf (a boundary) the tail's setup and the combinations of the
+/// next band's ways that pass Hall's condition ([`Plan::passing`]), shared by the leaves with
+/// the same column sets (the tail remembers them). Each dive is an unbiased estimate on its
+/// own, so more dives can be added to an estimate whose error is too large to rank it.
+#[derive(Debug, Clone)]
+pub(crate) struct Estimate {
+    sum: f64,
+    squares: f64,
+    dives: u32,
+    rng: crate::rng::SplitMix64,
+    /// Whether the unit is the microsecond ([`THREE_BANDS`]).
+    fitted: bool,
+}
+
+impl Estimate {
+    /// No dives yet; `seed` for the dives' random choices.
+    pub(crate) fn new(seed: u64) -> Estimate {
+        Estimate {
+            sum: 0.0,
+            squares: 0.0,
+            dives: 0,
+            rng: crate::rng::SplitMix64::new(seed),
+            fitted: false,
+        }
+    }
+
+    /// An estimate of a plan that cannot count (none, or an unsolvable root).
+    pub(crate) fn infinite() -> Estimate {
+        let mut e = Estimate::new(0);
+        e.sum = f64::INFINITY;
+        e.dives = 1;
+        e
+    }
+
+    /// The mean of the dives (infinite before any).
+    pub(crate) fn mean(&self) -> f64 {
+        if self.dives == 0 {
+            return f64::INFINITY;
+        }
+        self.sum / f64::from(self.dives)
+    }
+
+    /// The standard error of [`Estimate::mean`].
+    pub(crate) fn error(&self) -> f64 {
+        if self.dives < 2 || !self.sum.is_finite() {
+            return 0.0;
+        }
+        let k = f64::from(self.dives);
+        let mean = self.sum / k;
+        let var = (self.squares - k * mean * mean).max(0.0) / (k - 1.0);
+        (var / k).sqrt()
+    }
+
+    /// Whether the estimate is in microseconds (roughly; fitted on 9×9 counts), not only
+    /// comparable between the turns of one puzzle.
+    pub(crate) fn fitted(&self) -> bool {
+        self.fitted
+    }
+
+    /// `dives` more random dives from `root` (the turned puzzle's root state) under `plan`.
+    pub(crate) fn dive<E: crate::engine::Engine>(
+        &mut self,
+        root: &E,
+        plan: &super::Plan,
+        dives: usize,
+    ) {
+        use crate::engine::Expansion;
+        let n = plan.n;
+        let price = Pricing::of(plan);
+        self.fitted = price.hall;
+        let mut kids = Vec::new();
+        let mut lists: Vec<Vec<u64>> = vec![Vec::new(); plan.rows];
+        let full = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        for _ in 0..dives {
+            let mut state = root.clone();
+            let (mut w, mut cost) = (1.0, 0.0);
+            loop {
+                cost += w * price.node;
+                kids.clear();
+                match state.expand_bands(&mut kids, plan.rows) {
+                    None => {
+                        let values = state.values();
+                        let mut s0 = [0u64; 64];
+                        for (cell, &v) in values[..plan.rows * n].iter().enumerate() {
+                            s0[cell % n] |= 1 << (v - 1);
+                        }
+                        let mut rem = [0u64; 64];
+                        for c in 0..n {
+                            rem[c] = full & !s0[c];
+                        }
+                        let mult = plan.arrangements(0, &s0[..n]).max(1) as f64;
+                        let combos = if plan.bands > 1 {
+                            for (s, list) in lists.iter_mut().enumerate() {
+                                list.clear();
+                                plan.stack_choices(1.min(plan.bands - 1), s, &rem[..n], list);
+                            }
+                            if price.hall {
+                                plan.passing(&lists)
+                            } else {
+                                let ways = |l: &Vec<u64>| (l.len() / plan.stride()) as f64;
+                                lists.iter().map(ways).product()
+                            }
+                        } else {
+                            1.0
+                        };
+                        cost += w * (price.tail + price.combo * combos) / mult;
+                        break;
+                    }
+                    Some(Expansion::Solved) => break,
+                    Some(Expansion::Branched { .. }) => {
+                        if kids.is_empty() {
+                            break;
+                        }
+                        w *= kids.len() as f64;
+                        let i = (self.rng.next_u64() % kids.len() as u64) as usize;
+                        state = kids.swap_remove(i);
+                    }
+                }
+            }
+            self.add(cost);
+        }
+    }
+
+    /// One dive's estimate.
+    fn add(&mut self, cost: f64) {
+        self.sum += cost;
+        self.squares += cost * cost;
+        self.dives += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_standard_error_of_the_dives() {
+        let mut e = Estimate::new(1);
+        assert_eq!(e.mean(), f64::INFINITY);
+        e.add(2.0);
+        assert_eq!((e.mean(), e.error()), (2.0, 0.0));
+        for x in [4.0, 6.0, 8.0] {
+            e.add(x);
+        }
+        // Sample variance of 2, 4, 6, 8 is 20/3; the mean's standard error sqrt(20/3/4).
+        assert!((e.mean() - 5.0).abs() < 1e-12);
+        assert!((e.error() - (20.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        let inf = Estimate::infinite();
+        assert_eq!((inf.mean(), inf.error()), (f64::INFINITY, 0.0));
+    }
 }

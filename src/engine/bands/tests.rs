@@ -245,3 +245,53 @@ fn renaming_unnamed_digits_gives_one_state() {
         }
     }
 }
+
+/// The orientation estimate's count of the next band's combinations that pass Hall's
+/// condition: the same as checking every combination in stack order, and never fewer than the
+/// combinations with arrangements in both lower bands (Hall's condition is necessary).
+#[test]
+fn passing_counts_the_combinations_with_hall_condition() {
+    let mut seed = 0x5eed_u64;
+    let mut checked = 0;
+    for _ in 0..40 {
+        let p = random_puzzle(Shape::NINE, 18, &mut seed);
+        let Some(grid) = crate::solve(&p) else {
+            continue;
+        };
+        let plan = Plan::new(p.shape(), p.cells()).expect("three bands");
+        let mut rem = [0x1ffu64; 9];
+        for (cell, &v) in grid[..27].iter().enumerate() {
+            rem[cell % 9] &= !(1 << (v - 1));
+        }
+        let mut lists = vec![Vec::new(); 3];
+        for (s, list) in lists.iter_mut().enumerate() {
+            plan.stack_choices(1, s, &rem, list);
+        }
+        let stride = plan.stride();
+        let ways = |s: usize| lists[s].chunks_exact(stride).collect::<Vec<_>>();
+        let sig = |w: &[u64]| [w[3 + SIG], w[3 + SIG_NEXT]];
+        let (mut hall, mut arranged) = (0u64, 0u64);
+        for a in ways(0) {
+            for b in ways(1) {
+                for c in ways(2) {
+                    let ok = plan.hall_ok(&[], sig(a), false)
+                        && plan.hall_ok(&[sig(a)], sig(b), false)
+                        && plan.hall_ok(&[sig(a), sig(b)], sig(c), true);
+                    hall += u64::from(ok);
+                    let mut sets = [0u64; 9];
+                    sets[..3].copy_from_slice(&a[..3]);
+                    sets[3..6].copy_from_slice(&b[..3]);
+                    sets[6..].copy_from_slice(&c[..3]);
+                    let left: Vec<u64> = (0..9).map(|i| rem[i] & !sets[i]).collect();
+                    if plan.arrangements(1, &sets) > 0 && plan.arrangements(2, &left) > 0 {
+                        arranged += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(plan.passing(&lists), hall as f64, "{p:?}");
+        assert!(arranged <= hall && arranged > 0, "{p:?}");
+        checked += 1;
+    }
+    assert!(checked >= 30);
+}
