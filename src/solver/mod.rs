@@ -274,17 +274,19 @@ const ORIENT_MOST: f64 = 5_000.0;
 /// measured on 9×9 puzzles).
 const DIVE_COST: f64 = 4.5;
 
-/// The cost of a node of the plain search in the unit of [`bands::cost`] (microseconds,
-/// roughly), for choosing between the two. Both sides are rough (the plain tree extrapolated
+/// The cost of a node of the plain search in the unit of [`Estimate`] (microseconds, roughly),
+/// for choosing between the two. Both sides are rough (the plain tree extrapolated
 /// from the attempt's progress was 18 times too small on one 9×9 puzzle), so the value leans
 /// to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
 /// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
-/// times faster, but for two puzzles (2.5 times slower); above it, slower every time.
+/// times faster, but for two puzzles (2.5 times slower); above it, slower every time. Since
+/// then 9×9 estimates are in microseconds, smaller than that unit: 24 sparse 9×9 puzzles with
+/// 10⁴–10⁶ solutions kept their time (196 and 194 ms of CPU).
 const PLAIN_NODE_COST: f64 = 0.7;
 
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
 /// count kept privately; none with [`CountBy::Bands`]); if it has not finished, counting by
-/// bands on the orientation of the puzzle with the least estimated cost ([`bands::cost`]),
+/// bands on the orientation of the puzzle with the least estimated cost ([`choose_turn`]),
 /// unless that costs more than the plain search's whole tree (extrapolated from the attempt)
 /// would, in which case the plain search runs again, to the end. The statistics, or `None`
 /// when the puzzle has no root state.

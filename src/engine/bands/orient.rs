@@ -125,9 +125,10 @@ impl Pricing {
 /// An estimate of the cost (microseconds, roughly) of counting by bands under one plan: the
 /// mean of Knuth estimates from random dives of the first band's search tree, where a node
 /// costs its expansion and a leaf (a boundary) the tail's setup and the combinations of the
-/// next band's ways that pass Hall's condition ([`Plan::passing`]), shared by the leaves with
-/// the same column sets (the tail remembers them). Each dive is an unbiased estimate on its
-/// own, so more dives can be added to an estimate whose error is too large to rank it.
+/// next band's ways that pass Hall's condition ([`super::Plan::passing`]), shared by the
+/// leaves with the same column sets (the tail remembers them). Each dive is an unbiased
+/// estimate on its own, so more dives can be added to an estimate whose error is too large to
+/// rank it.
 #[derive(Debug, Clone)]
 pub(crate) struct Estimate {
     sum: f64,
