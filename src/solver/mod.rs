@@ -280,8 +280,8 @@ const DIVE_COST: f64 = 4.5;
 /// to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
 /// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
 /// times faster, but for two puzzles (2.5 times slower); above it, slower every time. Since
-/// then 9×9 estimates are in microseconds, smaller than that unit: 24 sparse 9×9 puzzles with
-/// 10⁴–10⁶ solutions kept their time (196 and 194 ms of CPU).
+/// then 9×9 estimates are in microseconds (without the table misses), smaller than that unit:
+/// 24 sparse 9×9 puzzles with 10⁴–10⁶ solutions kept their time (187 and 182 ms of CPU).
 const PLAIN_NODE_COST: f64 = 0.7;
 
 /// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes (its
