@@ -337,18 +337,8 @@ impl Pairs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::required::tests::houses_4x4;
     use crate::rules::sums::tests::Grid;
-
-    /// Houses and different pairs of a 4×4 board.
-    fn exclusions_4x4() -> Exclusions {
-        let shape = Shape::new(2, 2).unwrap();
-        let houses: Vec<Vec<u16>> = shape
-            .houses()
-            .iter()
-            .map(|h| h.iter().map(|&c| c as u16).collect())
-            .collect();
-        Exclusions::new(16, &houses, &[]).unwrap()
-    }
 
     /// A white dot between cells 1 and 7 of a 4×4 board (no shared house), both left 1 and 2:
     /// whichever the first is not, the second is, so the pair holds both digits and the
@@ -356,7 +346,7 @@ mod tests {
     /// relation (a thermometer), nothing is cleared.
     #[test]
     fn a_pair_clears_the_digits_it_must_hold_from_the_cells_that_see_both() {
-        let ex = exclusions_4x4();
+        let ex = Exclusions::new(16, &houses_4x4(), &[]).unwrap();
         let consecutive = |x: u8, y: u8| x.abs_diff(y) == 1;
         let below = |x: u8, y: u8| x < y;
         for (rel, marked, clears) in [

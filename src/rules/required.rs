@@ -293,7 +293,7 @@ pub(super) fn place<M: Masks>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::sums::tests::{every_assignment, kept_support, Grid};
 
@@ -314,17 +314,22 @@ mod tests {
         assert!(keep_sets(&[0, 1, 2], &[], None, &runs, true, &mut grid).is_err());
     }
 
+    /// The houses of a 4×4 board, as the rules keep them.
+    pub(in crate::rules) fn houses_4x4() -> Vec<Vec<u16>> {
+        crate::shape::Shape::new(2, 2)
+            .unwrap()
+            .houses()
+            .iter()
+            .map(|h| h.iter().map(|&c| c as u16).collect())
+            .collect()
+    }
+
     /// A digit the cells 1 (row 0, column 1) and 7 (row 1, column 3) of a 4×4 board must
     /// hold between them, which share no house: it leaves the cells that see both (2, 3, 4
     /// and 5), and with a different pair (1, 6) also cell 6; no other cell.
     #[test]
     fn required_digits_leave_the_cells_that_see_every_place() {
-        let shape = crate::shape::Shape::new(2, 2).unwrap();
-        let houses: Vec<Vec<u16>> = shape
-            .houses()
-            .iter()
-            .map(|h| h.iter().map(|&c| c as u16).collect())
-            .collect();
+        let houses = houses_4x4();
         let digit = 0b100;
         for (different, lose) in [
             (vec![], vec![2, 3, 4, 5]),

@@ -1,8 +1,8 @@
 //! Sums: killer cages (different digits: the digit sets that make the sum, the digits every
 //! such set holds placed, or cleared from the cells that see all their places), little
-//! killers, arrows and the law of leftovers' derived sums (repeats allowed, but cells that share a house differ: the sums
-//! each group of such cells can make, combined group by group; bounds where the partial sums
-//! do not fit 128 values).
+//! killers, arrows and the law of leftovers' derived sums (repeats allowed, but cells that
+//! share a house differ: the sums each group of such cells can make, combined group by group;
+//! bounds where the partial sums do not fit 128 values).
 
 use super::{range_mask, required, Contradiction, Masks};
 

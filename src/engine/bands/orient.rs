@@ -216,19 +216,16 @@ impl Estimate {
                             rem[c] = full & !s0[c];
                         }
                         let mult = plan.arrangements(0, &s0[..n]).max(1) as f64;
-                        let combos = if plan.bands > 1 {
-                            for (s, list) in lists.iter_mut().enumerate() {
-                                list.clear();
-                                plan.stack_choices(1.min(plan.bands - 1), s, &rem[..n], list);
-                            }
-                            if price.hall {
-                                plan.passing(&lists)
-                            } else {
-                                let ways = |l: &Vec<u64>| (l.len() / plan.stride()) as f64;
-                                lists.iter().map(ways).product()
-                            }
+                        // A plan has two bands or more: band 1 is the next.
+                        for (s, list) in lists.iter_mut().enumerate() {
+                            list.clear();
+                            plan.stack_choices(1, s, &rem[..n], list);
+                        }
+                        let combos = if price.hall {
+                            plan.passing(&lists)
                         } else {
-                            1.0
+                            let ways = |l: &Vec<u64>| (l.len() / plan.stride()) as f64;
+                            lists.iter().map(ways).product()
                         };
                         cost += w * (price.tail + price.combo * combos) / mult;
                         break;
