@@ -155,6 +155,7 @@ impl Tables {
             queue: Vec::with_capacity(self.cells),
             seen: vec![0; if self.props.is_some() { self.cells } else { 0 }],
             dirty: vec![0; self.props.as_ref().map_or(0, Propagators::unit_words)],
+            memo: self.props.as_ref().map_or(Vec::new(), Propagators::memo),
             all: true,
         }
     }
@@ -197,14 +198,24 @@ struct View<'a> {
     queue: &'a mut Vec<u16>,
 }
 
+/// Each value's bit (bit `v - 1` for value `v`), none for 0 (an open cell); a `u8`'s every
+/// value has an entry, so that reading it needs no bounds check.
+static VALUE_BIT: [u64; 256] = {
+    let mut bits = [0u64; 256];
+    let mut v = 1;
+    while v <= 64 {
+        bits[v] = 1 << (v - 1);
+        v += 1;
+    }
+    bits
+};
+
 impl Masks for View<'_> {
     #[inline(always)]
     fn mask(&self, cell: usize) -> u64 {
         // Without a branch: an open cell has value 0 and its candidates, a placed one no
         // candidates and its digit's bit.
-        let v = u32::from(self.st.value[cell]);
-        let placed = (1u64 << (v.wrapping_sub(1) & 63)) & u64::from(v != 0).wrapping_neg();
-        self.st.cand[cell] | placed
+        self.st.cand[cell] | VALUE_BIT[usize::from(self.st.value[cell])]
     }
 
     #[inline]
@@ -242,6 +253,8 @@ struct Work {
     seen: Vec<u64>,
     /// The units to run (see `Propagators::run_dirty`).
     dirty: Vec<u64>,
+    /// The sums' memos (see `Propagators::memo`).
+    memo: Vec<rules::sums::Seen>,
     /// Run every unit at the next propagation (the root, where nothing was seen).
     all: bool,
 }
@@ -371,7 +384,7 @@ impl State {
                 full: t.full,
                 queue: &mut w.queue,
             };
-            if let Err(u) = props.run_dirty(&mut view, &mut w.dirty) {
+            if let Err(u) = props.run_dirty(&mut view, &mut w.dirty, &mut w.memo) {
                 return Err(Dead(Blame::Unit(u)));
             }
         }

@@ -138,12 +138,17 @@ impl Intersection {
         if ua == ub {
             return Ok(false);
         }
+        // Only the side with digits the other lacks loses any.
         let mut changed = false;
-        for &c in &self.a {
-            changed |= m.restrict(c.into(), ub)?;
+        if ua & !ub != 0 {
+            for &c in &self.a {
+                changed |= m.restrict(c.into(), ub)?;
+            }
         }
-        for &c in &self.b {
-            changed |= m.restrict(c.into(), ua)?;
+        if ub & !ua != 0 {
+            for &c in &self.b {
+                changed |= m.restrict(c.into(), ua)?;
+            }
         }
         Ok(changed)
     }

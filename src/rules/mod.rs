@@ -31,7 +31,7 @@ mod lines;
 mod outside;
 mod pairs;
 mod required;
-mod sums;
+pub(crate) mod sums;
 mod text;
 
 use crate::shape::Shape;
@@ -686,6 +686,8 @@ pub(crate) struct Propagators {
     /// Where each family's units start: sums, renbans, betweens, sandwiches, quads,
     /// intersections, and the end.
     starts: [usize; 7],
+    /// The sums' memo slots (see `sums::Seen`).
+    memo_slots: usize,
 }
 
 impl Propagators {
@@ -701,6 +703,10 @@ impl Propagators {
 
     /// Number the units and list the units of each of the board's `cells`.
     fn index(&mut self, cells: usize) {
+        self.memo_slots = self
+            .sums
+            .iter_mut()
+            .fold(0, |first, sum| sum.memo_slots(first));
         let mut of_unit: Vec<Vec<u16>> = (0..self.pairs.len())
             .map(|i| self.pairs.cells(i).to_vec())
             .collect();
@@ -748,6 +754,12 @@ impl Propagators {
         self.sums.iter().any(sums::Sum::has_sets)
     }
 
+    /// Fresh memos for [`Propagators::run_dirty`] (propagation scratch: any state's
+    /// propagation may use them, one thread at a time).
+    pub(crate) fn memo(&self) -> Vec<sums::Seen> {
+        vec![sums::Seen::default(); self.memo_slots]
+    }
+
     /// The words of a set of units (one bit each).
     pub(crate) fn unit_words(&self) -> usize {
         self.starts[6].div_ceil(64)
@@ -784,12 +796,17 @@ impl Propagators {
     }
 
     #[inline]
-    fn run_unit<M: Masks>(&self, u: usize, m: &mut M) -> Result<bool, Contradiction> {
+    fn run_unit<M: Masks>(
+        &self,
+        u: usize,
+        m: &mut M,
+        memo: &mut [sums::Seen],
+    ) -> Result<bool, Contradiction> {
         let s = &self.starts;
         if u < s[0] {
             self.pairs.run_one(u, m, self.exclusions.as_ref())
         } else if u < s[1] {
-            self.sums[u - s[0]].run(m, self.exclusions.as_ref())
+            self.sums[u - s[0]].run(m, self.exclusions.as_ref(), memo)
         } else if u < s[2] {
             self.renbans[u - s[1]].run(m, self.exclusions.as_ref())
         } else if u < s[3] {
@@ -805,14 +822,19 @@ impl Propagators {
 
     /// Run each marked unit once, in unit order, clearing its mark; `Err(u)` when unit `u`
     /// found a contradiction. Cells they change are not marked here (the caller compares the
-    /// candidates with those it saw).
+    /// candidates with those it saw). `memo`: from [`Propagators::memo`].
     #[inline]
-    pub(crate) fn run_dirty<M: Masks>(&self, m: &mut M, dirty: &mut [u64]) -> Result<(), usize> {
+    pub(crate) fn run_dirty<M: Masks>(
+        &self,
+        m: &mut M,
+        dirty: &mut [u64],
+        memo: &mut [sums::Seen],
+    ) -> Result<(), usize> {
         for (i, word) in dirty.iter_mut().enumerate() {
             while *word != 0 {
                 let b = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                self.run_unit(i * 64 + b, m)
+                self.run_unit(i * 64 + b, m, memo)
                     .map_err(|Contradiction| i * 64 + b)?;
             }
         }

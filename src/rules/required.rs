@@ -188,9 +188,14 @@ pub(super) fn keep_sets<M: Masks>(
     by_singles: bool,
     m: &mut M,
 ) -> Result<bool, Contradiction> {
+    // Each cell's candidates, read once (at most 64 cells: a line or cage of different
+    // digits on a board of at most 64).
+    let mut ms = [0u64; 64];
+    let ms = &mut ms[..cells.len()];
     let (mut union, mut twice, mut fixed) = (0u64, 0u64, 0u64);
-    for &c in cells {
-        let mask = m.mask(usize::from(c));
+    for (mask, &c) in ms.iter_mut().zip(cells) {
+        *mask = m.mask(usize::from(c));
+        let mask = *mask;
         twice |= union & mask;
         union |= mask;
         if mask & mask.wrapping_sub(1) == 0 {
@@ -208,8 +213,8 @@ pub(super) fn keep_sets<M: Masks>(
         if narrow {
             let mut within = [0u64; SET_CELLS];
             let mut single = false;
-            for (w, &c) in within.iter_mut().zip(cells) {
-                *w = m.mask(usize::from(c)) & set;
+            for (w, &mask) in within.iter_mut().zip(ms.iter()) {
+                *w = mask & set;
                 if *w == 0 {
                     continue 'sets;
                 }
@@ -222,8 +227,8 @@ pub(super) fn keep_sets<M: Masks>(
                 *s |= w;
             }
         } else {
-            for &c in cells {
-                let w = m.mask(usize::from(c)) & set;
+            for &mask in ms.iter() {
+                let w = mask & set;
                 // Two of the set's digits that only this cell can take: one goes missing.
                 let only = w & unique;
                 if w == 0 || only & only.wrapping_sub(1) != 0 {
@@ -242,7 +247,7 @@ pub(super) fn keep_sets<M: Masks>(
         let keep = if narrow { support[i] } else { allowed };
         changed |= m.restrict(usize::from(c), keep)?;
     }
-    changed |= place(cells, links, peers, 0..cells.len(), every, m)?;
+    changed |= place(cells, links, peers, 0..cells.len(), every & !fixed, m)?;
     Ok(changed)
 }
 
@@ -258,20 +263,27 @@ pub(super) fn place<M: Masks>(
     m: &mut M,
 ) -> Result<bool, Contradiction> {
     let mut changed = false;
+    // The cells' candidates, read once; a hidden single below narrows its cell's here too
+    // (the peers cleared are not among the cells: none of them holds the digit).
+    let mut ms = [0u64; 64];
+    for i in range.clone() {
+        ms[i] = m.mask(usize::from(cells[i]));
+    }
     while digits != 0 {
         let bit = digits & digits.wrapping_neg();
         digits &= digits - 1;
         let mut places = 0u64;
         for i in range.clone() {
-            if m.mask(usize::from(cells[i])) & bit != 0 {
+            if ms[i] & bit != 0 {
                 places |= 1 << i;
             }
         }
         match places.count_ones() {
             0 => return Err(Contradiction),
             1 => {
-                let cell = cells[places.trailing_zeros() as usize];
-                changed |= m.restrict(usize::from(cell), bit)?;
+                let i = places.trailing_zeros() as usize;
+                changed |= m.restrict(usize::from(cells[i]), bit)?;
+                ms[i] = bit;
             }
             _ => {
                 if let Some(ex) = peers {

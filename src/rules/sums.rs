@@ -26,6 +26,9 @@ pub(super) struct Sum {
     groups: Vec<Group>,
     /// N: the digits are 1 to N.
     side: u32,
+    /// The first of this sum's slots in the propagation scratch's [`Seen`] memos (see
+    /// [`Sum::memo_slots`]).
+    memo: usize,
 }
 
 /// Cells of a sum (`cells[start..start + len]`, one to three) with one coefficient that must
@@ -38,10 +41,11 @@ struct Group {
 }
 
 /// The assignments of different digits to a group's two or three cells: the sums they make
-/// (bit `s` for sum `s`), the digits each cell takes in one, and the digits every one uses.
-#[derive(Debug, Clone, Copy)]
+/// (bit `s` for sum `s`: at most 16 + 15 + 14 = 45, the exact filter's boards being at most
+/// 16×16), the digits each cell takes in one, and the digits every one uses.
+#[derive(Debug, Clone, Copy, Default)]
 struct Made {
-    sums: u128,
+    sums: u64,
     support: [u64; 3],
     required: u64,
 }
@@ -50,7 +54,7 @@ struct Made {
 /// whose sum is one of `allowed`. Exact: loops over the first cells' digits, the last cell's
 /// digits as one mask.
 #[inline]
-fn assignments(ms: &[u64], allowed: u128) -> Made {
+fn assignments(ms: &[u64], allowed: u64) -> Made {
     let mut out = Made {
         sums: 0,
         support: [0; 3],
@@ -60,7 +64,7 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
     // (the others' digits' sum) and are none of `used`.
     let last = |mask: u64, used: u64, base: u32| -> u64 {
         // Sum base + d is bit base + d of `allowed`: d's bit d - 1 is bit base + 1 of it.
-        ((allowed >> (base + 1)) as u64) & mask & !used
+        (allowed >> (base + 1)) & mask & !used
     };
     let single = |m: u64| if m & m.wrapping_sub(1) == 0 { m } else { 0 };
     let mut a_bits = ms[0];
@@ -71,7 +75,7 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
         if ms.len() == 2 {
             let b = last(ms[1], a, va);
             if b != 0 {
-                out.sums |= u128::from(b) << (va + 1);
+                out.sums |= b << (va + 1);
                 out.support[0] |= a;
                 out.support[1] |= b;
                 out.required &= a | single(b);
@@ -85,7 +89,7 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
             let vb = b.trailing_zeros() + 1;
             let c = last(ms[2], a | b, va + vb);
             if c != 0 {
-                out.sums |= u128::from(c) << (va + vb + 1);
+                out.sums |= c << (va + vb + 1);
                 out.support[0] |= a;
                 out.support[1] |= b;
                 out.support[2] |= c;
@@ -94,6 +98,16 @@ fn assignments(ms: &[u64], allowed: u128) -> Made {
         }
     }
     out
+}
+
+/// A group's candidate masks (mirrored where its coefficient is negative) and their
+/// [`assignments`] for every sum, as last computed: propagation scratch, one per group of
+/// the sums with repeats (see [`Sum::memo_slots`]). A sum runs when any of its cells
+/// changed, and its other groups' assignments are then most often those of the last run.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Seen {
+    masks: [u64; 3],
+    made: Made,
 }
 
 /// The most digit sets a group of a sum may have (n choose its cells): bounds the cost of
@@ -135,6 +149,7 @@ impl Sum {
             reach: fits,
             groups,
             side: n as u32,
+            memo: 0,
         }
     }
 
@@ -230,6 +245,7 @@ impl Sum {
             reach: false,
             groups: Vec::new(),
             side: n as u32,
+            memo: 0,
         }
     }
 
@@ -242,6 +258,17 @@ impl Sum {
             return;
         }
         self.links = required::links(&self.cells, houses);
+    }
+
+    /// Number this sum's memo slots from `first` (one per group of a sum with repeats whose
+    /// partial sums the exact filter runs on); the first slot after them.
+    pub(super) fn memo_slots(&mut self, first: usize) -> usize {
+        self.memo = first;
+        if self.combos.is_none() && self.reach {
+            first + self.groups.len()
+        } else {
+            first
+        }
     }
 
     /// Whether this sum is a cage with digit sets.
@@ -266,16 +293,19 @@ impl Sum {
         (value, self.target)
     }
 
+    /// Narrow the cells' candidates (`memo`: the propagation scratch's [`Seen`] slots of
+    /// every sum, or none).
     pub(super) fn run<M: Masks>(
         &self,
         m: &mut M,
         peers: Option<&required::Exclusions>,
+        memo: &mut [Seen],
     ) -> Result<bool, Contradiction> {
         match (&self.combos, self.reach) {
             (Some(combos), _) => {
                 required::keep_sets(&self.cells, &self.links, peers, combos, true, m)
             }
-            (None, true) => self.run_reach(m, peers),
+            (None, true) => self.run_reach(m, peers, memo),
             (None, false) => self.run_bounds(m),
         }
     }
@@ -290,12 +320,20 @@ impl Sum {
         &self,
         m: &mut M,
         peers: Option<&required::Exclusions>,
+        memo: &mut [Seen],
     ) -> Result<bool, Contradiction> {
         let (goal, span) = self.mirrored();
-        if span < 64 {
-            self.reach::<u64, M>(goal, m, peers)
-        } else {
-            self.reach::<u128, M>(goal, m, peers)
+        let run = |memo: &mut [Seen], m: &mut M| {
+            if span < 64 {
+                self.reach::<u64, M>(goal, m, peers, memo)
+            } else {
+                self.reach::<u128, M>(goal, m, peers, memo)
+            }
+        };
+        match memo.get_mut(self.memo..self.memo + self.groups.len()) {
+            Some(slots) => run(slots, m),
+            // Without the propagation scratch's slots (a sum run on its own): slots here.
+            None => run(&mut vec![Seen::default(); self.groups.len()], m),
         }
     }
 
@@ -322,6 +360,7 @@ impl Sum {
         goal: i64,
         m: &mut M,
         peers: Option<&required::Exclusions>,
+        memo: &mut [Seen],
     ) -> Result<bool, Contradiction> {
         if !(0..i64::from(W::BITS)).contains(&goal) {
             return Err(Contradiction);
@@ -332,12 +371,24 @@ impl Sum {
         let mirror = |mask: u64| mask.reverse_bits() >> (64 - n);
         // Every partial sum of `sums` (a group's sums) times `k` added to `from`, or taken
         // from it (`up` false). Shifts stay below `W::BITS`: every partial sum does.
+        // A run of consecutive sums `lo..lo + len` spreads `from` by doubling (`from` shifted
+        // by 0, k, 2k, ... at once), then by `k·lo`: partial sums mostly form one run.
         let spread = |from: W, mut sums: W, k: u32, up: bool| {
+            let shift = |x: W, by: u32| if up { x << by } else { x >> by };
             let mut out = W::ZERO;
             while sums != W::ZERO {
-                let s = sums.tz();
-                sums = sums.drop_lowest();
-                out = out | if up { from << (k * s) } else { from >> (k * s) };
+                let lo = sums.tz();
+                let len = (sums >> lo).trailing_ones();
+                sums = sums.drop_lowest_run();
+                let (mut smeared, mut have) = (from, 1);
+                while 2 * have <= len {
+                    smeared = smeared | shift(smeared, k * have);
+                    have *= 2;
+                }
+                if have < len {
+                    smeared = smeared | shift(smeared, k * (len - have));
+                }
+                out = out | shift(smeared, k * lo);
             }
             out
         };
@@ -352,19 +403,23 @@ impl Sum {
         let groups = self.groups.len();
         let mut before = [W::ZERO; REACH_CELLS + 1];
         let mut made = [W::ZERO; REACH_CELLS];
-        // The assignments of the groups of two or three cells.
-        let mut ways = [Made {
-            sums: 0,
-            support: [0; 3],
-            required: 0,
-        }; REACH_CELLS];
         before[0] = W::ONE;
         for (i, g) in self.groups.iter().enumerate() {
             made[i] = if g.len == 1 {
                 W::from_u128(u128::from(masks[g.start]) << 1)
             } else {
-                ways[i] = assignments(&masks[g.start..g.start + g.len], u128::MAX);
-                W::from_u128(ways[i].sums)
+                // The assignments of a group of two or three cells, kept in its memo slot.
+                let group = &masks[g.start..g.start + g.len];
+                let mut key = [0u64; 3];
+                key[..g.len].copy_from_slice(group);
+                let seen = &mut memo[i];
+                if seen.masks != key {
+                    *seen = Seen {
+                        masks: key,
+                        made: assignments(group, u64::MAX),
+                    };
+                }
+                W::from_u128(u128::from(seen.made.sums))
             };
             before[i + 1] = spread(before[i], made[i], g.coef.unsigned_abs() as u32, true);
         }
@@ -377,15 +432,21 @@ impl Sum {
             let k = g.coef.unsigned_abs() as u32;
             let unmirror = |mask: u64| if g.coef < 0 { mirror(mask) } else { mask };
             // The group's sums that the other groups complete to the target.
-            let mut sums = W::ZERO;
-            let mut rest = made[i];
-            while rest != W::ZERO {
-                let s = rest.tz();
-                rest = rest.drop_lowest();
-                if (before[i] << (k * s)) & after != W::ZERO {
-                    sums = sums | (W::ONE << s);
+            let sums = if k == 1 {
+                // Sum s fits where some x of `before` makes x + s one of `after`.
+                made[i] & spread(after, before[i], 1, false)
+            } else {
+                let mut sums = W::ZERO;
+                let mut rest = made[i];
+                while rest != W::ZERO {
+                    let s = rest.tz();
+                    rest = rest.drop_lowest();
+                    if (before[i] << (k * s)) & after != W::ZERO {
+                        sums = sums | (W::ONE << s);
+                    }
                 }
-            }
+                sums
+            };
             let cut = sums != made[i];
             let cells = &self.cells[g.start..g.start + g.len];
             if g.len == 1 {
@@ -396,9 +457,9 @@ impl Sum {
             } else {
                 let group = &masks[g.start..g.start + g.len];
                 let w = if cut {
-                    assignments(group, sums.to_u128())
+                    assignments(group, sums.to_u128() as u64)
                 } else {
-                    ways[i]
+                    memo[i].made
                 };
                 for (j, &c) in cells.iter().enumerate() {
                     changed |= m.restrict(usize::from(c), unmirror(w.support[j]))?;
@@ -737,6 +798,9 @@ trait Word:
     fn tz(self) -> u32;
     /// Without its lowest set bit.
     fn drop_lowest(self) -> Self;
+    /// Without its lowest run of set bits.
+    fn drop_lowest_run(self) -> Self;
+    fn trailing_ones(self) -> u32;
 }
 
 impl Word for u64 {
@@ -759,6 +823,14 @@ impl Word for u64 {
     fn drop_lowest(self) -> u64 {
         self & self.wrapping_sub(1)
     }
+    #[inline]
+    fn drop_lowest_run(self) -> u64 {
+        self & self.wrapping_add(self & self.wrapping_neg())
+    }
+    #[inline]
+    fn trailing_ones(self) -> u32 {
+        u64::trailing_ones(self)
+    }
 }
 
 impl Word for u128 {
@@ -780,6 +852,14 @@ impl Word for u128 {
     #[inline]
     fn drop_lowest(self) -> u128 {
         self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn drop_lowest_run(self) -> u128 {
+        self & self.wrapping_add(self & self.wrapping_neg())
+    }
+    #[inline]
+    fn trailing_ones(self) -> u32 {
+        u128::trailing_ones(self)
     }
 }
 
@@ -913,7 +993,7 @@ pub(super) mod tests {
             assert!(!sum.reach);
             sum.group(n, |a, b| a != b && differ(usize::from(a), usize::from(b)));
             let mut grid = Grid(masks.clone());
-            let got = sum.run(&mut grid, None);
+            let got = sum.run(&mut grid, None, &mut []);
             if kept_support(got, &grid.0, &support, &(&coef, &masks, target)) {
                 pruned += usize::from(grid.0 != masks);
             } else {
@@ -925,13 +1005,15 @@ pub(super) mod tests {
     }
 
     /// The exact filter of sums with repeats keeps exactly the digits some assignment uses
-    /// (digits differ within a group), in one machine word and in two alike: coefficients of
-    /// both signs, groups of one to three cells.
+    /// (digits differ within a group), in one machine word and in two alike, and with memo
+    /// slots that earlier sums filled: coefficients of both signs, groups of one to three
+    /// cells.
     #[test]
     fn reach_keeps_exactly_the_supported_digits() {
         let mut rng = crate::rng::SplitMix64::new(0xD1B5_4A32_D192_ED03);
         let mut next = move |k: u64| rng.below(k as usize) as u64;
         let n = 6usize;
+        let mut memo = vec![Seen::default(); REACH_CELLS];
         let (mut pruned, mut dead) = (0, 0);
         for _ in 0..3000 {
             let len = 2 + next(4) as usize;
@@ -962,12 +1044,19 @@ pub(super) mod tests {
             let support = support(&all, &coef, target);
             let (goal, span) = sum.mirrored();
             let mut wide = Grid(masks.clone());
-            let got = sum.reach::<u128, Grid>(goal, &mut wide, None);
-            if span < 64 {
-                let mut narrow = Grid(masks.clone());
-                let one = sum.reach::<u64, Grid>(goal, &mut narrow, None);
-                assert_eq!(one.is_ok(), got.is_ok());
-                assert_eq!(narrow.0, wide.0);
+            let fresh = &mut vec![Seen::default(); sum.groups.len()];
+            let got = sum.reach::<u128, Grid>(goal, &mut wide, None, fresh);
+            // The memo slots hold what earlier sums saw, then this one's: the same result.
+            for _ in 0..2 {
+                let mut again = Grid(masks.clone());
+                let w = sum.groups.len();
+                let reused = if span < 64 {
+                    sum.reach::<u64, Grid>(goal, &mut again, None, &mut memo[..w])
+                } else {
+                    sum.reach::<u128, Grid>(goal, &mut again, None, &mut memo[..w])
+                };
+                assert_eq!(reused.is_ok(), got.is_ok());
+                assert_eq!(again.0, wide.0);
             }
             match got {
                 Ok(_) => {
@@ -1014,7 +1103,7 @@ pub(super) mod tests {
             let support = support(&all, &vec![1; len], target);
             let mut sum = Sum::cage(n, &cells, target as u32);
             let mut grid = Grid(masks.clone());
-            let got = sum.run(&mut grid, None);
+            let got = sum.run(&mut grid, None, &mut []);
             if kept_support(got, &grid.0, &support, &(&masks, target)) {
                 // What the union of the digit sets that fit (each cell meeting each set)
                 // would have kept.
@@ -1039,7 +1128,7 @@ pub(super) mod tests {
     fn a_cage_cell_with_one_digit_takes_it_from_the_others() {
         let sum = Sum::cage(6, &[0, 1, 2], 6);
         let mut grid = Grid(vec![0b1, 0b11, 0b111]);
-        assert!(sum.run(&mut grid, None).unwrap());
+        assert!(sum.run(&mut grid, None, &mut []).unwrap());
         assert_eq!(grid.0, vec![0b1, 0b10, 0b100]);
     }
 
@@ -1062,12 +1151,8 @@ pub(super) mod tests {
                     }
                 })
                 .collect();
-            let allowed = if round % 4 == 0 {
-                u128::MAX
-            } else {
-                u128::from(next()) | u128::from(next()) << 64
-            };
-            let (mut sums, mut support, mut required) = (0u128, [0u64; 3], u64::MAX);
+            let allowed = if round % 4 == 0 { u64::MAX } else { next() };
+            let (mut sums, mut support, mut required) = (0u64, [0u64; 3], u64::MAX);
             let digits = |m: u64| (0..n).filter(move |d| m >> d & 1 == 1);
             let mut visit = |ds: &[u64]| {
                 let set = ds.iter().fold(0u64, |s, &d| s | 1 << d);
