@@ -51,10 +51,43 @@ struct Made {
 }
 
 /// The assignments of different digits to the cells of `ms` (two or three candidate masks)
-/// whose sum is one of `allowed`. Exact: loops over the first cells' digits, the last cell's
-/// digits as one mask.
+/// whose sum is one of `allowed`. Exact: loops over the digits of all cells but the one with
+/// the most candidates, whose digits are taken as one mask (the loops run over the fewest).
 #[inline]
 fn assignments(ms: &[u64], allowed: u64) -> Made {
+    let size = |i: usize| ms[i].count_ones();
+    // `order[k]`: the cell in place k, the largest last.
+    let order = if ms.len() == 2 {
+        if size(0) > size(1) {
+            [1, 0, 2]
+        } else {
+            [0, 1, 2]
+        }
+    } else {
+        let mut order = [0, 1, 2];
+        if size(order[0]) > size(order[2]) {
+            order.swap(0, 2);
+        }
+        if size(order[1]) > size(order[2]) {
+            order.swap(1, 2);
+        }
+        order
+    };
+    let mut sorted = [0u64; 3];
+    for (k, s) in sorted[..ms.len()].iter_mut().enumerate() {
+        *s = ms[order[k]];
+    }
+    let made = assignments_in_order(&sorted[..ms.len()], allowed);
+    let mut out = made;
+    for (&cell, &support) in order.iter().zip(&made.support).take(ms.len()) {
+        out.support[cell] = support;
+    }
+    out
+}
+
+/// [`assignments`], the cells' loops in the order given.
+#[inline]
+fn assignments_in_order(ms: &[u64], allowed: u64) -> Made {
     let mut out = Made {
         sums: 0,
         support: [0; 3],
