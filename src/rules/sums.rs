@@ -837,65 +837,43 @@ trait Word:
     fn trailing_ones(self) -> u32;
 }
 
-impl Word for u64 {
-    const ZERO: u64 = 0;
-    const ONE: u64 = 1;
-    const BITS: u32 = 64;
-    #[inline]
-    fn from_u128(x: u128) -> u64 {
-        x as u64
-    }
-    #[inline]
-    fn to_u128(self) -> u128 {
-        u128::from(self)
-    }
-    #[inline]
-    fn tz(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn drop_lowest(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn drop_lowest_run(self) -> u64 {
-        self & self.wrapping_add(self & self.wrapping_neg())
-    }
-    #[inline]
-    fn trailing_ones(self) -> u32 {
-        u64::trailing_ones(self)
-    }
+/// `Word` for a primitive unsigned integer.
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn from_u128(x: u128) -> $t {
+                x as $t
+            }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                u128::from(self)
+            }
+            #[inline]
+            fn tz(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn drop_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn drop_lowest_run(self) -> $t {
+                self & self.wrapping_add(self & self.wrapping_neg())
+            }
+            #[inline]
+            fn trailing_ones(self) -> u32 {
+                <$t>::trailing_ones(self)
+            }
+        }
+    };
 }
 
-impl Word for u128 {
-    const ZERO: u128 = 0;
-    const ONE: u128 = 1;
-    const BITS: u32 = 128;
-    #[inline]
-    fn from_u128(x: u128) -> u128 {
-        x
-    }
-    #[inline]
-    fn to_u128(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn tz(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn drop_lowest(self) -> u128 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn drop_lowest_run(self) -> u128 {
-        self & self.wrapping_add(self & self.wrapping_neg())
-    }
-    #[inline]
-    fn trailing_ones(self) -> u32 {
-        u128::trailing_ones(self)
-    }
-}
+word!(u64);
+word!(u128);
 
 /// n choose k (saturating).
 fn choose(n: usize, k: usize) -> usize {

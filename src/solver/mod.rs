@@ -262,8 +262,8 @@ const PLAIN_NODES: u64 = 1 << 13;
 const PLAIN_FIRST: u64 = 1 << 11;
 
 /// A plain tree extrapolated from the first stage to more nodes than this skips the second,
-/// which it would not finish (on 64 sparse 9×9 puzzles with 10⁴–5·10⁶ solutions, none
-/// finished in [`PLAIN_NODES`]; the two stages' extrapolations were within 3 times of each
+/// which it would not finish (on 40 sparse 9×9 puzzles with 10⁴–5·10⁶ solutions, none
+/// finished in [`PLAIN_NODES`]; the two stages' extrapolations were within 4 times of each
 /// other). The second stage's nodes cost about 1 ms. Not on larger boards: there the first
 /// stage's nodes cost 2 ms, which the 12×12 puzzles that go on lost (13.4 s to 13.7 s on 24
 /// sparse ones).
