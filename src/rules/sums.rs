@@ -55,33 +55,19 @@ struct Made {
 /// the most candidates, whose digits are taken as one mask (the loops run over the fewest).
 #[inline]
 fn assignments(ms: &[u64], allowed: u64) -> Made {
-    let size = |i: usize| ms[i].count_ones();
-    // `order[k]`: the cell in place k, the largest last.
-    let order = if ms.len() == 2 {
-        if size(0) > size(1) {
-            [1, 0, 2]
-        } else {
-            [0, 1, 2]
+    // The cell with the most candidates goes last, and comes back to its place after.
+    let last = ms.len() - 1;
+    let mut big = last;
+    for i in (0..last).rev() {
+        if ms[i].count_ones() >= ms[big].count_ones() {
+            big = i;
         }
-    } else {
-        let mut order = [0, 1, 2];
-        if size(order[0]) > size(order[2]) {
-            order.swap(0, 2);
-        }
-        if size(order[1]) > size(order[2]) {
-            order.swap(1, 2);
-        }
-        order
-    };
-    let mut sorted = [0u64; 3];
-    for (k, s) in sorted[..ms.len()].iter_mut().enumerate() {
-        *s = ms[order[k]];
     }
-    let made = assignments_in_order(&sorted[..ms.len()], allowed);
-    let mut out = made;
-    for (&cell, &support) in order.iter().zip(&made.support).take(ms.len()) {
-        out.support[cell] = support;
-    }
+    let mut moved = [0u64; 3];
+    moved[..ms.len()].copy_from_slice(ms);
+    moved.swap(big, last);
+    let mut out = assignments_in_order(&moved[..ms.len()], allowed);
+    out.support.swap(big, last);
     out
 }
 
