@@ -190,8 +190,14 @@ pub(super) fn keep_sets<M: Masks>(
 ) -> Result<bool, Contradiction> {
     // Each cell's candidates, read once (at most 64 cells: a line or cage of different
     // digits on a board of at most 64).
-    let mut ms = [0u64; 64];
-    let ms = &mut ms[..cells.len()];
+    let (mut small, mut big);
+    let ms: &mut [u64] = if cells.len() <= SET_CELLS {
+        small = [0u64; SET_CELLS];
+        &mut small[..cells.len()]
+    } else {
+        big = [0u64; 64];
+        &mut big[..cells.len()]
+    };
     let (mut union, mut twice, mut fixed) = (0u64, 0u64, 0u64);
     for (mask, &c) in ms.iter_mut().zip(cells) {
         *mask = m.mask(usize::from(c));
@@ -247,7 +253,9 @@ pub(super) fn keep_sets<M: Masks>(
         let keep = if narrow { support[i] } else { allowed };
         changed |= m.restrict(usize::from(c), keep)?;
     }
-    changed |= place(cells, links, peers, 0..cells.len(), every & !fixed, m)?;
+    if every & !fixed != 0 {
+        changed |= place(cells, links, peers, 0..cells.len(), every & !fixed, m)?;
+    }
     Ok(changed)
 }
 
@@ -265,17 +273,27 @@ pub(super) fn place<M: Masks>(
     let mut changed = false;
     // The cells' candidates, read once; a hidden single below narrows its cell's here too
     // (the peers cleared are not among the cells: none of them holds the digit).
-    let mut ms = [0u64; 64];
-    for i in range.clone() {
-        ms[i] = m.mask(usize::from(cells[i]));
+    // Scratch for the cells of `range` (`ms[j]`: cell `range.start + j`), small for the
+    // groups of sums and the cages (zeroing 64 words per call cost killers 1%).
+    let (mut small, mut big);
+    let ms: &mut [u64] = if range.len() <= SET_CELLS {
+        small = [0u64; SET_CELLS];
+        &mut small[..range.len()]
+    } else {
+        big = [0u64; 64];
+        &mut big[..range.len()]
+    };
+    for (x, &c) in ms.iter_mut().zip(&cells[range.clone()]) {
+        *x = m.mask(usize::from(c));
     }
     while digits != 0 {
         let bit = digits & digits.wrapping_neg();
         digits &= digits - 1;
+        // The digit's places, as bits of `cells` (as the links' members are).
         let mut places = 0u64;
-        for i in range.clone() {
-            if ms[i] & bit != 0 {
-                places |= 1 << i;
+        for (j, &x) in ms.iter().enumerate() {
+            if x & bit != 0 {
+                places |= 1 << (range.start + j);
             }
         }
         match places.count_ones() {
@@ -283,7 +301,7 @@ pub(super) fn place<M: Masks>(
             1 => {
                 let i = places.trailing_zeros() as usize;
                 changed |= m.restrict(usize::from(cells[i]), bit)?;
-                ms[i] = bit;
+                ms[i - range.start] = bit;
             }
             _ => {
                 if let Some(ex) = peers {
