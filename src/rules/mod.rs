@@ -680,6 +680,11 @@ pub(crate) struct Propagators {
     /// `watch[watch_start[cell]..watch_start[cell + 1]]`: the units that read `cell`.
     watch: Vec<u32>,
     watch_start: Vec<u32>,
+    /// The same as sets of units (`unit_words` words a cell), where they take at most
+    /// [`CELL_UNIT_WORDS`] words; else empty. Marking a changed cell's units ORs a few words
+    /// instead of setting a bit per unit (a cell of a hard killer is read by a dozen or more
+    /// units: intersections, cages and the derived sums of the law of leftovers).
+    cell_units: Vec<u64>,
     /// `unit_cells[unit_start[u]..unit_start[u + 1]]`: the cells unit `u` reads.
     unit_cells: Vec<u16>,
     unit_start: Vec<u32>,
@@ -740,6 +745,18 @@ impl Propagators {
                 }
             }
         }
+        let words = starts[6].div_ceil(64);
+        self.cell_units = if words <= CELL_UNIT_WORDS {
+            let mut sets = vec![0u64; cells * words];
+            for (cell, list) in by_cell.iter().enumerate() {
+                for &u in list {
+                    sets[cell * words + u as usize / 64] |= 1 << (u % 64);
+                }
+            }
+            sets
+        } else {
+            Vec::new()
+        };
         self.watch.clear();
         self.watch_start = vec![0];
         for list in by_cell {
@@ -786,6 +803,16 @@ impl Propagators {
     /// Mark the units that read `cell`.
     #[inline]
     pub(crate) fn mark_cell(&self, cell: usize, dirty: &mut [u64]) {
+        if !self.cell_units.is_empty() {
+            let words = dirty.len();
+            for (d, &m) in dirty
+                .iter_mut()
+                .zip(&self.cell_units[cell * words..(cell + 1) * words])
+            {
+                *d |= m;
+            }
+            return;
+        }
         let (a, b) = (
             self.watch_start[cell] as usize,
             self.watch_start[cell + 1] as usize,
@@ -841,6 +868,9 @@ impl Propagators {
         Ok(())
     }
 }
+
+/// The most words of a set of units kept per cell (see `Propagators::cell_units`): 512 units.
+const CELL_UNIT_WORDS: usize = 8;
 
 /// Digits `lo..=hi` as a mask (empty when `lo > hi`); digits outside 1..=64 are dropped.
 #[inline]
