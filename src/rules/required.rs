@@ -139,6 +139,23 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 /// most 16: its digits are different, and there are at most 16).
 const SET_CELLS: usize = 16;
 
+/// `let $ms: &mut [u64]`, `$len` (at most 64) zero words on the stack: [`SET_CELLS`] where
+/// they fit (the cages, the groups of sums), else 64. Zeroing 64 words on every call had cost
+/// the killers 1% of their instructions.
+macro_rules! scratch {
+    ($ms:ident, $len:expr) => {
+        let len = $len;
+        let (mut small, mut big);
+        let $ms: &mut [u64] = if len <= SET_CELLS {
+            small = [0u64; SET_CELLS];
+            &mut small[..len]
+        } else {
+            big = [0u64; 64];
+            &mut big[..len]
+        };
+    };
+}
+
 /// Cells' candidates within one digit set (which they must hold, one digit each): the digit
 /// a cell left with one takes from the others, to a fixpoint. Whether every cell keeps a
 /// digit and no two are left the same one.
@@ -190,14 +207,7 @@ pub(super) fn keep_sets<M: Masks>(
 ) -> Result<bool, Contradiction> {
     // Each cell's candidates, read once (at most 64 cells: a line or cage of different
     // digits on a board of at most 64).
-    let (mut small, mut big);
-    let ms: &mut [u64] = if cells.len() <= SET_CELLS {
-        small = [0u64; SET_CELLS];
-        &mut small[..cells.len()]
-    } else {
-        big = [0u64; 64];
-        &mut big[..cells.len()]
-    };
+    scratch!(ms, cells.len());
     let (mut union, mut twice, mut fixed) = (0u64, 0u64, 0u64);
     for (mask, &c) in ms.iter_mut().zip(cells) {
         *mask = m.mask(usize::from(c));
@@ -271,18 +281,10 @@ pub(super) fn place<M: Masks>(
     m: &mut M,
 ) -> Result<bool, Contradiction> {
     let mut changed = false;
-    // The cells' candidates, read once; a hidden single below narrows its cell's here too
-    // (the peers cleared are not among the cells: none of them holds the digit).
-    // Scratch for the cells of `range` (`ms[j]`: cell `range.start + j`), small for the
-    // groups of sums and the cages (zeroing 64 words per call cost killers 1%).
-    let (mut small, mut big);
-    let ms: &mut [u64] = if range.len() <= SET_CELLS {
-        small = [0u64; SET_CELLS];
-        &mut small[..range.len()]
-    } else {
-        big = [0u64; 64];
-        &mut big[..range.len()]
-    };
+    // The candidates of the cells of `range` (`ms[j]`: cell `range.start + j`), read once; a
+    // hidden single below narrows its cell's here too (the peers cleared are not among the
+    // cells: none of them holds the digit).
+    scratch!(ms, range.len());
     for (x, &c) in ms.iter_mut().zip(&cells[range.clone()]) {
         *x = m.mask(usize::from(c));
     }
