@@ -905,22 +905,45 @@ mod tests {
     }
 
     /// Hidden singles over the stale houses alone reach the same state as rounds over every
-    /// house: anti-king 9×9 puzzles, givens kept at random from solutions with their digits
-    /// renamed, propagated with stale houses kept and without.
+    /// house: givens kept at random from solutions with their digits renamed, propagated with
+    /// stale houses kept and without; anti-king 9×9 (one word of houses) and 16×16 with
+    /// disjoint groups and both diagonals (66 houses, two words).
     #[test]
     fn stale_houses_reach_the_same_fixpoint() {
-        use crate::rules::{compile, Rule, Rules};
-        let shape = Shape::new(3, 3).unwrap();
+        use crate::rules::{Diagonal, Rule};
+        same_fixpoint(Shape::new(3, 3).unwrap(), vec![Rule::AntiKing], 400);
+        let rules = vec![
+            Rule::DisjointGroups,
+            Rule::Diagonal(Diagonal::Main),
+            Rule::Diagonal(Diagonal::Anti),
+        ];
+        same_fixpoint(Shape::new(4, 4).unwrap(), rules, 100);
+    }
+
+    fn same_fixpoint(shape: Shape, list: Vec<crate::rules::Rule>, trials: usize) {
+        use crate::rules::{compile, Rules};
         let mut rules = Rules::new();
-        rules.push(Rule::AntiKing);
+        list.into_iter().for_each(|r| rules.push(r));
         let empty = Puzzle::empty(shape).with_rules(rules.clone());
         let shared = Shared::new(Some(20));
         let mut sink = CollectSink::default();
         let mut ctx = Ctx::new(&mut sink, &shared);
         let _ = Generic::new(&empty).unwrap().search(&mut ctx, 1.0);
         drop(ctx);
+        assert_eq!(sink.solutions.len(), 20);
         let tracked = Tables::build(shape, Some(compile(shape, &rules)));
-        assert!(tracked.house_words > 0);
+        assert_eq!(tracked.house_words, tracked.nh.div_ceil(64));
+        // A changed cell marks exactly its houses, in every word.
+        for cell in 0..shape.cells() {
+            let mut st = State::empty(&tracked);
+            st.stale.fill(0);
+            st.touch(&tracked, cell);
+            let mut want = vec![0u64; tracked.house_words];
+            for &h in tracked.houses_of(cell) {
+                want[usize::from(h) / 64] |= 1 << (h % 64);
+            }
+            assert_eq!(st.stale, want, "cell {cell}");
+        }
         let mut plain = Tables::build(shape, Some(compile(shape, &rules)));
         plain.house_words = 0;
         plain.house_bits.clear();
@@ -935,19 +958,21 @@ mod tests {
             st.propagate(t, &mut work).ok()?;
             Some((st.cand, st.value))
         };
+        let (n, cells) = (shape.side(), shape.cells());
         let mut rng = crate::rng::SplitMix64::new(0x05EE_D0F5_7A1E);
         let (mut solved, mut open) = (0, 0);
-        for trial in 0..400 {
+        for trial in 0..trials {
             let grid = &sink.solutions[trial % sink.solutions.len()];
-            let mut names: Vec<u8> = (1..=9).collect();
-            for i in (1..9).rev() {
+            let mut names: Vec<u8> = (1..=n as u8).collect();
+            for i in (1..n).rev() {
                 names.swap(i, rng.below(i + 1));
             }
-            let keep = 12 + rng.below(30);
+            // 15% to 50% of the cells given.
+            let keep = cells * 3 / 20 + rng.below(cells * 7 / 20);
             let givens: Vec<u8> = grid
                 .iter()
                 .map(|&v| {
-                    if rng.below(81) < keep {
+                    if rng.below(cells) < keep {
                         names[usize::from(v) - 1]
                     } else {
                         0
@@ -962,7 +987,10 @@ mod tests {
                 None => {}
             }
         }
-        assert!(solved > 20 && open > 20, "{solved} {open}");
+        assert!(
+            solved > trials / 20 && open > trials / 20,
+            "{solved} {open}"
+        );
     }
 
     /// House pairs are for puzzles with rules but no killer cage.
