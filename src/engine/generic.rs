@@ -242,7 +242,7 @@ impl Masks for View<'_> {
     }
 
     // Always inlined: the rules call it in their loops (left to the compiler, the few
-    // instructions of marking stale houses made it a call, 5% more instructions on the
+    // instructions of marking stale houses made it a call, 3% more instructions on the
     // hard killers).
     #[inline(always)]
     fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction> {
