@@ -105,13 +105,13 @@ impl Tables {
             peers.extend(mine);
             peer_start.push(peers.len() as u32);
         }
-        let house_pairs =
-            !priority.is_empty() && !props.as_ref().is_some_and(Propagators::has_cages);
+        let cages = props.as_ref().is_some_and(Propagators::has_cages);
+        let house_pairs = !priority.is_empty() && !cages;
         // Stale houses are kept but where killer cages are: their digit sets narrow many
         // cells per round, so that most houses are stale anyway, and keeping them cost the
         // hard killers 4% of their time. Thermometers gained 16% of their instructions, the
         // plain counts of 24 sparse 12×12 puzzles 5% of their time.
-        let house_words = if !props.as_ref().is_some_and(Propagators::has_cages) {
+        let house_words = if !cages {
             houses_list.len().div_ceil(64)
         } else {
             0
@@ -314,21 +314,15 @@ struct State {
 
 impl State {
     fn empty(t: &Tables) -> State {
+        // Every house stale: none looked at yet.
+        let mut stale = vec![0; t.house_words];
+        rules::first_bits(&mut stale, t.nh);
         State {
             cand: vec![t.full; t.cells],
             value: vec![0; t.cells],
             placed: vec![0; t.nh],
             open: t.cells,
-            stale: (0..t.house_words)
-                .map(|w| {
-                    let left = t.nh - 64 * w;
-                    if left >= 64 {
-                        u64::MAX
-                    } else {
-                        (1 << left) - 1
-                    }
-                })
-                .collect(),
+            stale,
         }
     }
 

@@ -789,15 +789,7 @@ impl Propagators {
 
     /// Mark every unit.
     pub(crate) fn mark_all(&self, dirty: &mut [u64]) {
-        let units = self.starts[6];
-        for (i, w) in dirty.iter_mut().enumerate() {
-            let left = units.saturating_sub(i * 64);
-            *w = if left >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << left) - 1
-            };
-        }
+        first_bits(dirty, self.starts[6]);
     }
 
     /// Mark the units that read `cell`.
@@ -871,6 +863,18 @@ impl Propagators {
 
 /// The most words of a set of units kept per cell (see `Propagators::cell_units`): 512 units.
 const CELL_UNIT_WORDS: usize = 8;
+
+/// Set the first `n` bits of `words` (bit `i` of word `i / 64` is `i`), clear the rest.
+pub(crate) fn first_bits(words: &mut [u64], n: usize) {
+    for (i, w) in words.iter_mut().enumerate() {
+        let left = n.saturating_sub(i * 64);
+        *w = if left >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << left) - 1
+        };
+    }
+}
 
 /// Digits `lo..=hi` as a mask (empty when `lo > hi`); digits outside 1..=64 are dropped.
 #[inline]
