@@ -929,6 +929,11 @@ mod tests {
         assert_eq!(sink.solutions.len(), 20);
         let tracked = Tables::build(shape, Some(compile(shape, &rules)));
         assert_eq!(tracked.house_words, tracked.nh.div_ceil(64));
+        // A fresh state has every house stale: `Generic::new` narrows cells by the rules'
+        // initial digits (odd, even cells) without marking them.
+        let fresh = State::empty(&tracked);
+        let stale: u32 = fresh.stale.iter().map(|w| w.count_ones()).sum();
+        assert_eq!(stale as usize, tracked.nh);
         // A changed cell marks exactly its houses, in every word.
         for cell in 0..shape.cells() {
             let mut st = State::empty(&tracked);
