@@ -4,9 +4,12 @@
 //! placed in each house. Propagation applies naked singles (through a queue of cells whose mask
 //! fell to one bit), hidden singles (a once/twice bit sweep per house) and the rules'
 //! propagators ([`crate::rules`]; only those whose cells changed since the state's last
-//! fixpoint run again), to a fixpoint. The search branches on the open cell with the fewest
-//! candidates (with rules: the highest conflict score per candidate) and backtracks by copying
-//! the state into a preallocated stack of levels, so the loop does not allocate.
+//! fixpoint run again), to a fixpoint. Without rules, the search branches on the open cell
+//! with the fewest candidates, one child per candidate. With rules, it branches two ways, as
+//! the Interactive Sudoku Solver does: a digit in the cell with the highest conflict score per
+//! candidate (or in the better of a house digit's two places), then, back at the node, that
+//! digit out of that cell, propagated, and a fresh choice. It backtracks by copying the state
+//! into a preallocated stack of levels, so the loop does not allocate.
 
 use super::{Engine, Expansion};
 use crate::puzzle::Puzzle;
@@ -531,16 +534,17 @@ impl State {
 
     /// The open cell with the highest score per candidate (`scores`: each cell's priority,
     /// the sizes of the houses and rules that hold it, plus the dead ends met in its guesses
-    /// and in the houses and rules that hold it, decayed), the fewest candidates breaking
-    /// ties: dom/wdeg over the Interactive Sudoku Solver's priorities, where the rules make
-    /// some cells far more telling than their candidate counts say.
+    /// and in the houses and rules that hold it, decayed; plus a fifth of the `hot` digit's
+    /// dead ends where the cell holds it), the fewest candidates breaking ties: dom/wdeg over
+    /// the Interactive Sudoku Solver's priorities, where the rules make some cells far more
+    /// telling than their candidate counts say.
     #[inline]
-    fn branch_cell_scored(&self, scores: &[u32]) -> usize {
+    fn branch_cell_scored(&self, scores: &[u32], hot: Hot) -> usize {
         let (mut best, mut best_score, mut best_count) = (usize::MAX, 0u64, 1u64);
         for (i, (&m, &s)) in self.cand.iter().zip(scores).enumerate() {
             if m != 0 {
                 let k = u64::from(m.count_ones());
-                let s = u64::from(s);
+                let s = 5 * u64::from(s) + if m & hot.digit != 0 { hot.score } else { 0 };
                 // s / k > best_score / best_count, or equal with fewer candidates.
                 if best == usize::MAX
                     || s * best_count > best_score * k
@@ -655,7 +659,47 @@ struct Scratch {
     /// Each cell's priority plus the dead ends met in its guesses and in its houses and rules
     /// (empty: plain MRV), halved every `DECAY` dead ends.
     scores: Vec<u32>,
+    /// Each digit's dead ends (guessed in the cell where they showed), quartered with the
+    /// cells' halvings.
+    digits: Vec<u32>,
+    /// The digit with the most dead ends, where it stands out.
+    hot: Hot,
     countdown: u32,
+}
+
+/// The digit that has met the most dead ends lately, where it clearly leads (as the
+/// Interactive Sudoku Solver's value scores): a cell holding it gains a fifth of its count,
+/// so the search goes where that digit is tight.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hot {
+    /// The digit's bit (0: none leads).
+    digit: u64,
+    /// Its dead ends.
+    score: u64,
+}
+
+impl Hot {
+    /// The leading digit of `counts`: the most dead ends, at least one per digit and more
+    /// than 1.5 times the fewest (nonzero); else none.
+    fn of(counts: &[u32]) -> Hot {
+        let (mut max, mut at, mut min) = (0u32, 0usize, u32::MAX);
+        for (d, &c) in counts.iter().enumerate() {
+            if c > max {
+                (max, at) = (c, d);
+            }
+            if c != 0 && c < min {
+                min = c;
+            }
+        }
+        if (max as usize) < counts.len() || u64::from(max) * 2 <= u64::from(min) * 3 {
+            Hot::default()
+        } else {
+            Hot {
+                digit: 1 << at,
+                score: u64::from(max),
+            }
+        }
+    }
 }
 
 /// How many dead ends pass between two halvings of the conflict scores.
@@ -670,6 +714,8 @@ impl Scratch {
                 ..t.work()
             },
             scores: t.priority.clone(),
+            digits: vec![0; t.n],
+            hot: Hot::default(),
             countdown: DECAY,
         }
     }
@@ -678,7 +724,7 @@ impl Scratch {
     /// cell and for every cell of the house or rule where it showed (dom/wdeg, as the big
     /// engine weighs houses: the cells of the constraints that fail get branched on first).
     #[inline]
-    fn conflict(&mut self, t: &Tables, cell: usize, blame: Blame) {
+    fn conflict(&mut self, t: &Tables, cell: usize, bit: u64, blame: Blame) {
         if self.scores.is_empty() {
             return;
         }
@@ -694,14 +740,19 @@ impl Scratch {
             self.scores[usize::from(x)] += 1;
         }
         self.scores[cell] += 1;
+        self.digits[bit.trailing_zeros() as usize] += 1;
         self.countdown -= 1;
         if self.countdown == 0 {
             self.scores.iter_mut().for_each(|s| *s >>= 1);
+            self.digits.iter_mut().for_each(|s| *s >>= 2);
             self.countdown = DECAY;
         }
+        self.hot = Hot::of(&self.digits);
     }
 }
 
+/// The search without rules: k ways at the open cell with the fewest candidates (in the
+/// first open band when counting by bands), one child per candidate.
 fn search_level<S: Sink>(
     t: &Tables,
     scratch: &mut Scratch,
@@ -717,8 +768,7 @@ fn search_level<S: Sink>(
             return ctx.solved(&st.value, weight);
         }
         let cell = match ctx.bands {
-            None if scratch.scores.is_empty() => st.branch_cell(),
-            None => st.branch_cell_scored(&scratch.scores),
+            None => st.branch_cell(),
             Some(plan) => {
                 // Counting by bands: at a new boundary, the plan counts what lies below;
                 // else (or where it declines: `asked`) branch in the first open band.
@@ -734,38 +784,17 @@ fn search_level<S: Sink>(
         };
         (cell, st.cand[cell])
     };
-    // A digit's two places in a house, where they beat the cell (ISS's house candidates):
-    // two children, the digit in one place or in the other.
-    let mut pair = None;
-    if t.house_pairs && cands.count_ones() > 2 && ctx.bands.is_none() {
-        pair = scratch.levels[depth].pair(t, &scratch.scores, cell);
-    }
-    // With a pair, `cands` is its digit and `places` where it goes, one child each.
-    let (places, choices) = match pair {
-        Some((bit, first, second)) => {
-            cands = bit;
-            ([first, second], 2)
-        }
-        None => ([cell, cell], cands.count_ones()),
-    };
-    let w = weight / choices as f64;
+    let w = weight / f64::from(cands.count_ones());
     if scratch.levels.len() == depth + 1 {
         let fresh = scratch.levels[depth].clone();
         scratch.levels.push(fresh);
     }
-    let mut left = choices;
-    while left != 0 {
-        left -= 1;
+    while cands != 0 {
         let bit = cands & cands.wrapping_neg();
-        let cell = if pair.is_some() {
-            places[usize::from(left == 0)]
-        } else {
-            cands &= cands - 1;
-            cell
-        };
+        cands &= cands - 1;
         ctx.guess();
         // The last candidate reuses the parent's level: no copy needed, nothing left to undo.
-        let level = if left == 0 {
+        let level = if cands == 0 {
             depth
         } else {
             let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
@@ -781,14 +810,85 @@ fn search_level<S: Sink>(
         work.queue.clear();
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
-            Err(Dead(blame)) => {
-                scratch.conflict(t, cell, blame);
+            Err(_) => {
                 ctx.node()?;
                 ctx.dead_end(w);
             }
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The search where conflict scores choose (puzzles with rules): two ways at each branch,
+/// as the Interactive Sudoku Solver branches. One child takes the chosen digit in the chosen
+/// cell (or a house's digit in the better of its two places); then this node drops that digit
+/// from the cell, propagates, and chooses afresh with the scores the child left: a cell that
+/// failed its first digit need not be the best place to go on.
+fn search_scored<S: Sink>(
+    t: &Tables,
+    scratch: &mut Scratch,
+    depth: usize,
+    ctx: &mut Ctx<'_, S>,
+    weight: f64,
+) -> ControlFlow<()> {
+    ctx.node()?;
+    let mut left = weight;
+    loop {
+        let st = &scratch.levels[depth];
+        if st.open == 0 {
+            return ctx.solved(&st.value, left);
+        }
+        let cell = st.branch_cell_scored(&scratch.scores, scratch.hot);
+        let cands = st.cand[cell];
+        let mut choice = (cell, cands & cands.wrapping_neg(), cands.count_ones());
+        if t.house_pairs && choice.2 > 2 {
+            if let Some((bit, first, _)) = st.pair(t, &scratch.scores, cell) {
+                choice = (first, bit, 2);
+            }
+        }
+        let (cell, bit, choices) = choice;
+        let w = left / f64::from(choices);
+        left -= w;
+        if scratch.levels.len() == depth + 1 {
+            let fresh = scratch.levels[depth].clone();
+            scratch.levels.push(fresh);
+        }
+        ctx.guess();
+        {
+            let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
+            let child = &mut rest[0];
+            child.copy_from(&parent[depth]);
+            let work = &mut scratch.work;
+            work.saw(child);
+            let ok = child
+                .assign(t, cell, bit, &mut work.queue)
+                .and_then(|()| child.propagate(t, work));
+            work.queue.clear();
+            match ok {
+                Ok(()) => search_scored(t, scratch, depth + 1, ctx, w)?,
+                Err(Dead(blame)) => {
+                    scratch.conflict(t, cell, bit, blame);
+                    ctx.node()?;
+                    ctx.dead_end(w);
+                }
+            }
+        }
+        // The other way: not that digit there.
+        let st = &mut scratch.levels[depth];
+        let work = &mut scratch.work;
+        work.saw(st);
+        let rest = st.cand[cell] & !bit;
+        st.cand[cell] = rest;
+        st.touch(t, cell);
+        if rest & (rest - 1) == 0 {
+            work.queue.push(cell as u16);
+        }
+        if let Err(Dead(blame)) = st.propagate(t, work) {
+            scratch.conflict(t, cell, rest & rest.wrapping_neg(), blame);
+            ctx.dead_end(left);
+            return ControlFlow::Continue(());
+        }
+    }
 }
 
 impl Engine for Generic {
@@ -821,6 +921,11 @@ impl Engine for Generic {
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
         let mut scratch = Scratch::new(&self.t, &self.st);
+        if !scratch.scores.is_empty() {
+            // Rules (never counted by bands).
+            debug_assert!(ctx.bands.is_none());
+            return search_scored(&self.t, &mut scratch, 0, ctx, weight);
+        }
         search_level(&self.t, &mut scratch, 0, ctx, weight, 0)
     }
 
@@ -1026,6 +1131,28 @@ mod tests {
         // A place scored 22 ties with it: 22 · 4 = 2 · 44.
         scores[0] = 22;
         assert_eq!(st.pair(&t, &scores, 5), Some((0b1, 0, 3)));
+    }
+
+    /// A digit leads when it has at least one dead end per digit and more than 1.5 times the
+    /// fewest (of those with any).
+    #[test]
+    fn the_hot_digit_clearly_leads() {
+        let hot = |c: &[u32]| {
+            let h = Hot::of(c);
+            (h.digit, h.score)
+        };
+        assert_eq!(hot(&[0, 0, 0, 0]), (0, 0));
+        // Alone with dead ends, it is its own fewest: none.
+        assert_eq!(hot(&[0, 7, 0, 0]), (0, 0));
+        assert_eq!(hot(&[2, 7, 0, 0]), (0b10, 7));
+        // Fewer dead ends than digits: none.
+        assert_eq!(hot(&[0, 3, 0, 0]), (0, 0));
+        // 7 against 5: not 1.5 times.
+        assert_eq!(hot(&[5, 7, 0, 6]), (0, 0));
+        // 8 against 5: it leads; the first of equals.
+        assert_eq!(hot(&[5, 8, 0, 8]), (0b10, 8));
+        // 6 against 4 is exactly 1.5 times: not enough.
+        assert_eq!(hot(&[4, 0, 6, 0]), (0, 0));
     }
 
     #[test]
