@@ -414,6 +414,33 @@ impl State {
         Ok(())
     }
 
+    /// From a fixpoint: digit `bit` placed in the open `cell`, then propagated to the next
+    /// fixpoint (`w.seen` taken from this state first). The queue is empty on return.
+    #[inline]
+    fn try_digit(&mut self, t: &Tables, w: &mut Work, cell: usize, bit: u64) -> Result<(), Dead> {
+        w.saw(self);
+        let ok = self
+            .assign(t, cell, bit, &mut w.queue)
+            .and_then(|()| self.propagate(t, w));
+        w.queue.clear();
+        ok
+    }
+
+    /// From a fixpoint: digit `bit` taken out of the open `cell` (which holds another), then
+    /// propagated to the next fixpoint. The queue is empty on return.
+    #[inline]
+    fn refute(&mut self, t: &Tables, w: &mut Work, cell: usize, bit: u64) -> Result<(), Dead> {
+        w.saw(self);
+        let rest = self.cand[cell] & !bit;
+        debug_assert!(rest != 0 && rest != self.cand[cell]);
+        self.cand[cell] = rest;
+        self.touch(t, cell);
+        if rest & (rest - 1) == 0 {
+            w.queue.push(cell as u16);
+        }
+        self.propagate(t, w)
+    }
+
     /// Naked and hidden singles and the rules' propagators to a fixpoint. The queue is empty
     /// on return. The rules' units run where their cells' candidates differ from `w.seen`
     /// (every unit where `w.all`): `w.seen` must hold the candidates of a fixpoint this state
@@ -801,13 +828,7 @@ fn search_level<S: Sink>(
             rest[0].copy_from(&parent[depth]);
             depth + 1
         };
-        let child = &mut scratch.levels[level];
-        let work = &mut scratch.work;
-        work.saw(child);
-        let ok = child
-            .assign(t, cell, bit, &mut work.queue)
-            .and_then(|()| child.propagate(t, work));
-        work.queue.clear();
+        let ok = scratch.levels[level].try_digit(t, &mut scratch.work, cell, bit);
         match ok {
             Ok(()) => search_level(t, scratch, level, ctx, w, asked)?,
             Err(_) => {
@@ -858,13 +879,7 @@ fn search_scored<S: Sink>(
             let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
             let child = &mut rest[0];
             child.copy_from(&parent[depth]);
-            let work = &mut scratch.work;
-            work.saw(child);
-            let ok = child
-                .assign(t, cell, bit, &mut work.queue)
-                .and_then(|()| child.propagate(t, work));
-            work.queue.clear();
-            match ok {
+            match child.try_digit(t, &mut scratch.work, cell, bit) {
                 Ok(()) => search_scored(t, scratch, depth + 1, ctx, w)?,
                 Err(Dead(blame)) => {
                     scratch.conflict(t, cell, bit, blame);
@@ -875,15 +890,9 @@ fn search_scored<S: Sink>(
         }
         // The other way: not that digit there.
         let st = &mut scratch.levels[depth];
-        let work = &mut scratch.work;
-        work.saw(st);
         let rest = st.cand[cell] & !bit;
-        st.cand[cell] = rest;
-        st.touch(t, cell);
-        if rest & (rest - 1) == 0 {
-            work.queue.push(cell as u16);
-        }
-        if let Err(Dead(blame)) = st.propagate(t, work) {
+        if let Err(Dead(blame)) = st.refute(t, &mut scratch.work, cell, bit) {
+            // Scored as a failure of the cell's next digit.
             scratch.conflict(t, cell, rest & rest.wrapping_neg(), blame);
             ctx.dead_end(left);
             return ControlFlow::Continue(());
@@ -967,12 +976,7 @@ impl Generic {
             let bit = cands & cands.wrapping_neg();
             cands &= cands - 1;
             let mut child = self.st.clone();
-            work.saw(&child);
-            let ok = child
-                .assign(&self.t, cell, bit, &mut work.queue)
-                .and_then(|()| child.propagate(&self.t, &mut work));
-            work.queue.clear();
-            if ok.is_ok() {
+            if child.try_digit(&self.t, &mut work, cell, bit).is_ok() {
                 out.push(Generic {
                     t: Arc::clone(&self.t),
                     st: child,
