@@ -571,8 +571,8 @@ impl State {
         for (i, (&m, &s)) in self.cand.iter().zip(scores).enumerate() {
             if m != 0 {
                 let k = u64::from(m.count_ones());
-                let hot = if m & hot.digit != 0 { hot.score } else { 0 };
-                let s = HOT_SHARE * u64::from(s) + hot;
+                let bonus = if m & hot.digit != 0 { hot.score } else { 0 };
+                let s = HOT_SHARE * u64::from(s) + bonus;
                 // s / k > best_score / best_count, or equal with fewer candidates.
                 if best == usize::MAX
                     || s * best_count > best_score * k
