@@ -101,9 +101,11 @@ impl<F: FnMut(&[u8]) -> ControlFlow<()> + Clone> Sink for FnSink<F> {
 /// Search statistics; they add up across workers.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
-    /// Search nodes: propagated states visited.
+    /// Search nodes: propagated states visited (the state left after a two-way branch's
+    /// removal is the same node, propagated again).
     pub nodes: u64,
-    /// Guesses: trial assignments made at branching cells.
+    /// Guesses: trial assignments made at branching cells (where a puzzle's rules choose, each
+    /// digit tried in a two-way branch; the digit's removal that follows is not a guess).
     pub guesses: u64,
     /// Solutions accepted (after the limit).
     pub solutions: u128,
