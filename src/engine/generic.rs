@@ -755,12 +755,11 @@ impl Scratch {
     /// A guess of digit `bit` in `cell` met a dead end that showed in `blame`: one more for
     /// the guessed cell and for every cell of the house or rule where it showed (dom/wdeg, as
     /// the big engine weighs houses: the cells of the constraints that fail get branched on
-    /// first), and one more for the digit (see [`Hot`]).
+    /// first), and one more for the digit (see [`Hot`]). Only the search where scores choose
+    /// (`search_scored`) keeps them.
     #[inline]
     fn conflict(&mut self, t: &Tables, cell: usize, bit: u64, blame: Blame) {
-        if self.scores.is_empty() {
-            return;
-        }
+        debug_assert!(!self.scores.is_empty());
         let cells: &[u16] = match blame {
             Blame::Cell(c) => {
                 self.scores[c] += 1;
