@@ -192,7 +192,7 @@ impl Queues {
     #[cold]
     fn blame(&mut self, h: usize) {
         if let Some(w) = self.weights.get_mut(h) {
-            *w += 1;
+            *w = w.saturating_add(1);
         }
     }
 
@@ -443,15 +443,16 @@ impl<M: Mask> State<M> {
     /// conflict weight (the conflicts of its three houses so far in this search: dom/wdeg),
     /// the first such.
     fn choice(&self, t: &Tables<M>, w: &[u32], range: std::ops::Range<usize>) -> usize {
-        // Compare k1 / w1 < k2 / w2 as k1 * w2 < k2 * w1.
-        let (mut best, mut bk, mut bw) = (usize::MAX, u64::MAX, 1u64);
+        // Compare k1 / w1 < k2 / w2 as k1 * w2 < k2 * w1 (at most 64 · 3 · u32::MAX: no
+        // overflow), the first open cell taken as it comes.
+        let (mut best, mut bk, mut bw) = (usize::MAX, 0u64, 0u64);
         for c in range {
             let m = self.cand[c];
             if m != M::ZERO {
                 let k = u64::from(m.count());
                 let hs = t.cell_houses[c];
-                let wt = u64::from(w[hs[0] as usize] + w[hs[1] as usize] + w[hs[2] as usize]);
-                if k * bw < bk * wt {
+                let wt = hs.iter().map(|&h| u64::from(w[h as usize])).sum::<u64>();
+                if best == usize::MAX || k * bw < bk * wt {
                     (best, bk, bw) = (c, k, wt);
                 }
             }
