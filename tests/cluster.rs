@@ -405,7 +405,9 @@ fn empty9() -> String {
 
 #[test]
 fn an_astronomic_count_is_announced_and_still_runs() {
-    let (code, out, err) = run(&["count", "--timeout", "4"], &format!("{}\n", empty9()));
+    // Judged after 2 s, then estimated: a debug build's estimate takes seconds more.
+    let timeout = if cfg!(debug_assertions) { "15" } else { "4" };
+    let (code, out, err) = run(&["count", "--timeout", timeout], &format!("{}\n", empty9()));
     // It ran (to the timeout), after saying what it is up against.
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -419,14 +421,16 @@ fn an_astronomic_count_is_announced_and_still_runs() {
     assert!(
         warning.starts_with("sudoku-enum: <stdin>:1: a long count: about 6.")
             && warning.contains("e21 solutions (95% CI ")
-            && warning.contains(" years with ")
+            // Its time: from the share of the tree done, or unknown where none is measurable
+            // yet (a slow build, a loaded machine).
+            && (warning.contains(" years with ") || warning.contains("its time unknown"))
             && warning.contains("counting on"),
         "{warning}"
     );
     // In a batch too, on one thread or several: the long one is named by its line.
     for threads in ["1", "2"] {
         let input = format!("{BAND4}\n{}\n{BAND4}\n", empty9());
-        let (code, out, err) = run(&["count", "-j", threads, "--timeout", "4"], &input);
+        let (code, out, err) = run(&["count", "-j", threads, "--timeout", timeout], &input);
         assert_eq!(code, 1, "{err}");
         assert_eq!(out.lines().count(), 3, "{out}");
         assert!(

@@ -28,6 +28,7 @@ fn limited(limit: u64, options: Options) -> Options {
 fn in_pool<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
+        .stack_size(sudoku_enum::SEARCH_STACK)
         .build()
         .expect("pool")
         .install(f)

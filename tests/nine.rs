@@ -5,7 +5,7 @@
 //
 //     cargo test --release -- --ignored nine_full
 
-use crate::util::{puzzle_path, shared_data};
+use crate::util::{on_search_stack, puzzle_path, shared_data};
 use std::path::Path;
 use sudoku_enum::internals::Engine;
 use sudoku_enum::internals::Generic;
@@ -36,11 +36,13 @@ fn read_puzzles(path: &Path) -> Vec<(Puzzle, Option<u128>)> {
 
 fn count<E: Engine>(p: &Puzzle, limit: Option<u64>) -> u128 {
     let Some(e) = E::new(p) else { return 0 };
-    let shared = Shared::new(limit);
-    let mut sink = CountSink;
-    let mut ctx = Ctx::new(&mut sink, &shared);
-    let _ = e.search(&mut ctx, 1.0);
-    ctx.stats.solutions
+    on_search_stack(|| {
+        let shared = Shared::new(limit);
+        let mut sink = CountSink;
+        let mut ctx = Ctx::new(&mut sink, &shared);
+        let _ = e.search(&mut ctx, 1.0);
+        ctx.stats.solutions
+    })
 }
 
 fn agree_with_generic(path: &Path) -> usize {

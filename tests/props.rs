@@ -33,6 +33,7 @@ fn puzzles() -> impl Strategy<Value = Puzzle> {
 fn pool(n: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
+        .stack_size(sudoku_enum::SEARCH_STACK)
         .build()
         .expect("pool")
 }

@@ -45,3 +45,17 @@ pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Run `f` on a thread with the stack a search needs (`sudoku_enum::SEARCH_STACK`), as the
+/// library asks of threads that call the engines directly: a debug build's 9×9 search needs
+/// more than a test thread's 2 MiB.
+pub fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(sudoku_enum::SEARCH_STACK)
+            .spawn_scoped(scope, f)
+            .expect("a search thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}

@@ -205,6 +205,55 @@ pub fn search_in<S: Sink + Send>(
     shared: &Shared,
     sink: &mut S,
 ) -> Outcome {
+    // A pool's workers (the caller's `install`) have the stack their pool was built with, and
+    // the search must split in that pool.
+    if cfg!(debug_assertions) && !ON_SEARCH_STACK.get() && rayon::current_thread_index().is_none() {
+        return on_search_stack(|| search_here(puzzle, options, shared, sink));
+    }
+    search_here(puzzle, options, shared, sink)
+}
+
+thread_local! {
+    /// Whether this thread was started by [`on_search_stack`].
+    static ON_SEARCH_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f` on a thread with [`SEARCH_STACK`], waiting for it: what a debug build's search
+/// needs (its frames take more than 16 MiB on an empty 9×9, where a release build's take less
+/// than 2 MiB), so that a debug build of a program or of the tests does not overflow the
+/// caller's stack ([`search_in`] does so outside rayon pools). Where no thread can be started,
+/// `f` runs here.
+pub(crate) fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    // Taken by the thread, or left here when none starts.
+    let slot = std::sync::Mutex::new(Some(f));
+    let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let ran = std::thread::scope(|scope| {
+        let started = std::thread::Builder::new()
+            .stack_size(SEARCH_STACK)
+            .spawn_scoped(scope, || {
+                ON_SEARCH_STACK.set(true);
+                take().map(|f| f())
+            });
+        match started.map(|t| t.join()) {
+            Ok(Ok(out)) => out,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(_) => None,
+        }
+    });
+    match (ran, take()) {
+        (Some(out), _) => out,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the thread that took `f` answered"),
+    }
+}
+
+/// [`search_in`] on this thread.
+fn search_here<S: Sink + Send>(
+    puzzle: &Puzzle,
+    options: &Options,
+    shared: &Shared,
+    sink: &mut S,
+) -> Outcome {
     // Clashing givens give no root state (see `Engine::new`), so the clash check, which names
     // the two givens, only runs for puzzles without one: a batch of valid puzzles skips it.
     // Variant rules cross bands: no counting by bands for them.
@@ -618,6 +667,7 @@ mod tests {
         assert_eq!(serial.solutions, 39_168);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
+            .stack_size(SEARCH_STACK)
             .build()
             .unwrap();
         let par = pool.install(|| {
@@ -650,15 +700,18 @@ mod tests {
     /// the second stage and finishes it (5,545 solutions). 12×12 puzzles have one stage.
     #[test]
     fn the_plain_attempt_stops_early_on_far_trees() {
+        // The engines' searches, called here directly: on the stack a debug build needs.
         let attempt = |p: &Puzzle| {
-            let options = Options::default();
-            let shared = options.shared();
-            with_engine!(p, options.engine, |root| plain_attempt(
-                &root,
-                p.shape(),
-                &shared
-            ))
-            .expect("a root state")
+            on_search_stack(|| {
+                let options = Options::default();
+                let shared = options.shared();
+                with_engine!(p, options.engine, |root| plain_attempt(
+                    &root,
+                    p.shape(),
+                    &shared
+                ))
+                .expect("a root state")
+            })
         };
         let far = nine(
             "....1....76..58......7....8...5.2..........79.......24.9...4...32.......4.......6",
