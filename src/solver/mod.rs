@@ -290,7 +290,8 @@ fn search_here<S: Sink + Send>(
 /// Threads that run searches, a rayon pool's workers included (their default is 2 MiB), should
 /// be built with it: `rayon::ThreadPoolBuilder::new().stack_size(sudoku_enum::SEARCH_STACK)`.
 /// A search that splits with no pool started starts the global one so
-/// ([`start_global_pool`]).
+/// ([`start_global_pool`]). In a debug build, [`search`] called outside a rayon pool runs on a
+/// thread of its own with this stack.
 /// Address space only: the pages a search does not reach are never touched.
 pub const SEARCH_STACK: usize = if cfg!(debug_assertions) {
     1 << 30
