@@ -77,8 +77,9 @@ impl Sandwich {
                 if !(one_first || top_first) {
                     continue;
                 }
-                // The union of the fitting sets, and of their rests: a cell keeps what some
-                // fitting set leaves it, its candidates and the union alike.
+                // The union of the fitting sets, and of their rests: a cell's candidates in some
+                // fitting set (or rest) are its candidates in their union, so the cells take
+                // their support once per placement.
                 let (mut fits, mut inside, mut outside) = (false, 0u64, 0u64);
                 for &set in &sets[q - p - 1] {
                     let rest = middle & !set;
