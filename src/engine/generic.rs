@@ -752,6 +752,20 @@ impl Scratch {
         }
     }
 
+    /// Level `depth + 1` made a copy of level `depth` (the levels grow as the search goes
+    /// deeper, then are reused); its index.
+    #[inline]
+    fn child_of(&mut self, depth: usize) -> usize {
+        if self.levels.len() == depth + 1 {
+            let fresh = self.levels[depth].clone();
+            self.levels.push(fresh);
+        } else {
+            let (parent, rest) = self.levels.split_at_mut(depth + 1);
+            rest[0].copy_from(&parent[depth]);
+        }
+        depth + 1
+    }
+
     /// A guess of digit `bit` in `cell` met a dead end that showed in `blame`: one more for
     /// the guessed cell and for every cell of the house or rule where it showed (dom/wdeg, as
     /// the big engine weighs houses: the cells of the constraints that fail get branched on
@@ -817,10 +831,6 @@ fn search_level<S: Sink>(
         (cell, st.cand[cell])
     };
     let w = weight / f64::from(cands.count_ones());
-    if scratch.levels.len() == depth + 1 {
-        let fresh = scratch.levels[depth].clone();
-        scratch.levels.push(fresh);
-    }
     while cands != 0 {
         let bit = cands & cands.wrapping_neg();
         cands &= cands - 1;
@@ -829,9 +839,7 @@ fn search_level<S: Sink>(
         let level = if cands == 0 {
             depth
         } else {
-            let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
-            rest[0].copy_from(&parent[depth]);
-            depth + 1
+            scratch.child_of(depth)
         };
         let ok = scratch.levels[level].try_digit(t, &mut scratch.work, cell, bit);
         match ok {
@@ -875,22 +883,14 @@ fn search_scored<S: Sink>(
         let (cell, bit, choices) = choice;
         let w = left / f64::from(choices);
         left -= w;
-        if scratch.levels.len() == depth + 1 {
-            let fresh = scratch.levels[depth].clone();
-            scratch.levels.push(fresh);
-        }
         ctx.guess();
-        {
-            let (parent, rest) = scratch.levels.split_at_mut(depth + 1);
-            let child = &mut rest[0];
-            child.copy_from(&parent[depth]);
-            match child.try_digit(t, &mut scratch.work, cell, bit) {
-                Ok(()) => search_scored(t, scratch, depth + 1, ctx, w)?,
-                Err(Dead(blame)) => {
-                    scratch.conflict(t, cell, bit, blame);
-                    ctx.node()?;
-                    ctx.dead_end(w);
-                }
+        let child = scratch.child_of(depth);
+        match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
+            Ok(()) => search_scored(t, scratch, child, ctx, w)?,
+            Err(Dead(blame)) => {
+                scratch.conflict(t, cell, bit, blame);
+                ctx.node()?;
+                ctx.dead_end(w);
             }
         }
         // The other way: not that digit there.
