@@ -80,6 +80,17 @@ fn count_empty_4x4_and_limit() {
     );
 }
 
+/// The empty 8×8 (2×4 boxes), as the README's tour counts it.
+#[test]
+fn count_the_empty_8x8() {
+    let input = format!("{}\n", ".".repeat(64));
+    for shape in ["2x4", "4x2"] {
+        let (code, out, _) = stdout_of(&["count", "-q", "--box", shape], &input);
+        assert_eq!(code, 0);
+        assert_eq!(out, "<stdin>:1: 29136487207403520 solutions\n");
+    }
+}
+
 #[test]
 fn count_six_by_six_with_box_flag() {
     // First row fixed: 28,200,960 / 720.

@@ -34,19 +34,40 @@ fn in_pool<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
         .install(f)
 }
 
+/// Empty boards with boxes two rows high are counted in closed form (`CountBy::Auto`); the
+/// searches count them too.
 #[test]
 fn empty_4x4_has_288_grids() {
     let p = Puzzle::empty(Shape::new(2, 2).unwrap());
-    assert_eq!(exact(&p, &threads(1)), 288);
-    assert_eq!(in_pool(4, || exact(&p, &threads(4))), 288);
+    for how in [CountBy::Auto, CountBy::Bands, CountBy::Search] {
+        assert_eq!(exact(&p, &by(how, 1)), 288);
+        assert_eq!(in_pool(4, || exact(&p, &by(how, 4))), 288);
+    }
 }
 
-/// 28,200,960 grids of 6×6 with 2×3 boxes (OEIS A107739). Release build: a few seconds.
+/// 28,200,960 grids of 6×6 with 2×3 boxes (OEIS A107739): in closed form, and by bands
+/// across threads.
 #[test]
 fn empty_6x6_has_28_200_960_grids() {
     let p = Puzzle::empty(Shape::new(2, 3).unwrap());
     let n = std::thread::available_parallelism().map_or(2, |n| n.get());
-    assert_eq!(in_pool(n, || exact(&p, &threads(n))), 28_200_960);
+    for how in [CountBy::Auto, CountBy::Bands] {
+        assert_eq!(in_pool(n, || exact(&p, &by(how, n))), 28_200_960);
+    }
+}
+
+/// The stretch goal: the 8×8 with 2×4 boxes has 29,136,487,207,403,520 grids (and as
+/// many with 4×2 boxes); a limit stops the count at exactly the limit.
+#[test]
+fn empty_8x8_in_closed_form() {
+    const GRIDS: u128 = 29_136_487_207_403_520;
+    for (r, c) in [(2, 4), (4, 2)] {
+        let p = Puzzle::empty(Shape::new(r, c).unwrap());
+        assert_eq!(exact(&p, &threads(1)), GRIDS);
+        assert_eq!(in_pool(2, || exact(&p, &threads(2))), GRIDS);
+        let o = count(&p, &limited(1 << 40, threads(1)));
+        assert_eq!((o.solutions, o.complete()), (1 << 40, false));
+    }
 }
 
 /// The 3×2 orientation is the same count (transposition).

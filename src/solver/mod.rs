@@ -346,7 +346,10 @@ const DIVE_COST: f64 = 4.5;
 /// 24 sparse 9×9 puzzles with 10⁴–10⁶ solutions kept their time (187 and 182 ms of CPU).
 const PLAIN_NODE_COST: f64 = 0.7;
 
-/// [`search`] for count-only sinks: the plain search first, for [`PLAIN_NODES`] nodes or fewer
+/// [`search`] for count-only sinks: an empty board whose boxes are two rows high (or two
+/// columns wide), up to 8×8, is counted in closed form ([`bands::empty`]; not with
+/// [`CountBy::Bands`], which always counts by bands); otherwise the plain search first, for
+/// [`PLAIN_NODES`] nodes or fewer
 /// ([`plain_attempt`]; none with [`CountBy::Bands`]); if it has not finished, counting by
 /// bands on the orientation of the puzzle with the least estimated cost ([`choose_turn`]),
 /// unless that costs more than the plain search's whole tree (extrapolated from the attempt)
@@ -358,6 +361,13 @@ fn count_by_bands<S: Sink + Send>(
     shared: &Shared,
     sink: &mut S,
 ) -> Option<Stats> {
+    if options.count_by == CountBy::Auto && puzzle.givens() == 0 {
+        if let Some(grids) = bands::empty::grids(puzzle.shape()) {
+            let mut ctx = Ctx::new(sink, shared);
+            let _ = ctx.solutions_wide(grids, 1.0);
+            return Some(ctx.stats);
+        }
+    }
     // The plain search's tree size, extrapolated from the share of it the attempt finished.
     let mut plain_nodes = f64::INFINITY;
     let plain = if options.count_by == CountBy::Bands {

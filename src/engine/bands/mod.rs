@@ -28,6 +28,7 @@
 
 pub(crate) mod arrange;
 mod choices;
+pub(crate) mod empty;
 mod orient;
 mod places;
 pub(crate) mod table;
