@@ -1,5 +1,6 @@
 //! Empty boards whose boxes are two rows high (or, turned, two columns wide), counted without
-//! a search: the 8×8 with 2×4 boxes (29,136,487,207,403,520 grids) in about a second.
+//! a search: the 8×8 with 2×4 boxes (29,136,487,207,403,520 grids) in under a tenth of a
+//! second.
 //!
 //! With 2×C boxes (N = 2C digits) a band is two rows and two stacks of C columns. Each digit is
 //! in each row once and in each box once, so within a band it lies in one column of each stack,
@@ -18,8 +19,8 @@
 //! (those of a type count alike: renaming the first stack's digits and permuting its columns
 //! in step conjugates them).
 //!
-//! Boards of 4 to 8 cells a side: a tenth band row (2×5 boxes) would need the histograms of
-//! three bands, beyond this module's memory.
+//! Boards of 4 to 8 cells a side: with 2×5 boxes (10×10) four bands lie below the first, and
+//! the sums over two bands' choices before the histograms are beyond this module.
 
 use crate::shape::Shape;
 use std::collections::HashMap;
