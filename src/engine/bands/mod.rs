@@ -25,6 +25,10 @@
 //!
 //! The puzzle is first turned ([`orient`]: transposed or not, bands reordered, neither changes
 //! the count) so that the band filled by search has few fillings.
+//!
+//! On boards whose bands are two rows high, up to 8×8, the bands below a boundary with no
+//! givens under it are counted in closed form instead ([`empty`], over the perfect matchings
+//! each stack's column pairs make), as is the empty board itself.
 
 pub(crate) mod arrange;
 mod choices;
@@ -134,6 +138,9 @@ pub struct Plan {
     places: Option<Places>,
     /// Each band's givens read for [`arrange::ThreeRows`], where bands are three rows high.
     three: Vec<arrange::ThreeRows>,
+    /// Whether the bands below a boundary with no givens under it are counted in closed form
+    /// ([`empty`]: bands two rows high, boards up to 8×8).
+    matchings: bool,
     /// Words of a packed key of digit sets (`n` masks of `n` bits).
     words: usize,
     /// Tags of this plan's table entries: `generation << 8 | kind`.
@@ -234,6 +241,7 @@ impl Plan {
             hall: Hall::new(rows, n),
             places,
             three,
+            matchings: rows == 2 && empty::fits(cols),
             words: (n * n).div_ceil(64),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         })
@@ -360,6 +368,45 @@ impl Plan {
         if let Some(v) = known {
             return Some(v);
         }
+        let left = self.bands - b;
+        let result = if self.matchings && left <= empty::MOST_BELOW && self.unnamed[b] == self.all()
+        {
+            // No givens below: the closed form over the stacks' matchings.
+            let c = self.cols;
+            let counter = match &mut work.matchings {
+                Some(m) if m.cols() == c => m,
+                slot => slot.insert(empty::Counter::new(c)),
+            };
+            let mut lacking = [0u16; 8];
+            for (l, &m) in lacking.iter_mut().zip(rem) {
+                *l = m as u16;
+            }
+            Some(counter.below(&lacking[..c], &lacking[c..self.n]))
+        } else {
+            self.sum_below(work, b, rem, watch)
+        };
+        if let Some(v) = result {
+            let fresh = self.fresh();
+            if split {
+                shared_counts(self.words).put(tag, key, v, &fresh);
+            } else if let Some(t) = work.table.as_mut() {
+                t.put(tag, key, v, &fresh);
+            }
+        }
+        result
+    }
+
+    /// The digits, as bits.
+    fn all(&self) -> u64 {
+        if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        }
+    }
+
+    /// [`Plan::count`] by enumeration: the ways of each stack for band `b`, combined.
+    fn sum_below(&self, work: &mut Work, b: usize, rem: &[u64], watch: &mut Watch) -> Option<u128> {
         // The ways of each stack for this band, remembered by the stack's columns' digit sets
         // (boundary states share them: a stack's ways depend on nothing else).
         let stacks = self.rows;
@@ -401,14 +448,6 @@ impl Plan {
             self.sum_from(work, b, rem, &lists[..stacks], 0, &mut at, watch)
         };
         work.ways[b] = ways;
-        if let Some(v) = result {
-            let fresh = self.fresh();
-            if split {
-                shared_counts(self.words).put(tag, key, v, &fresh);
-            } else if let Some(t) = work.table.as_mut() {
-                t.put(tag, key, v, &fresh);
-            }
-        }
         result
     }
 
@@ -725,6 +764,9 @@ struct Work {
     places: Option<Cache>,
     /// The stacks' ways at each band depth of the tail's recursion.
     ways: Vec<Ways>,
+    /// The closed form below boundaries with no givens under them, on boards of bands two rows
+    /// high ([`empty::Counter`], for one box width at a time).
+    matchings: Option<empty::Counter>,
     /// Combinations since the stop conditions were last checked, carried from tail to tail:
     /// a split search's tails are often smaller than [`POLL_EVERY`], and checking only within
     /// one would never check (a timeout or Ctrl-C went unheard).
