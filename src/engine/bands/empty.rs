@@ -19,6 +19,10 @@
 //! (those of a type count alike: renaming the first stack's digits and permuting its columns
 //! in step conjugates them).
 //!
+//! Counting by bands ([`super::Plan`]) asks [`Counter::below`] for the bands below a boundary
+//! that hold no givens, on the same boards: there the grid above is any filling, and what
+//! each column lacks is all that the count below depends on.
+//!
 //! Boards of 4 to 8 cells a side: with 2×5 boxes (10×10) four bands lie below the first, and
 //! the sums over two bands' choices before the histograms are beyond this module.
 
