@@ -28,6 +28,7 @@
 
 use crate::shape::Shape;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The most columns of a box two rows high (boxes 2×4: 8×8 boards).
 const MOST_COLS: usize = 4;
@@ -72,8 +73,9 @@ pub(super) struct Counter {
     index: HashMap<u32, usize>,
     /// 2^cycles of the union of matchings `i` and `j`, at `i * k + j` (`k` matchings).
     weights: Vec<u64>,
-    /// The histograms of a stack's last two bands, by its columns' lacking digits.
-    last_two: HashMap<u64, Histogram>,
+    /// The histograms of a stack's last two bands, by its columns' lacking digits (shared
+    /// with their callers, not copied).
+    last_two: HashMap<u64, Rc<Histogram>>,
     /// The entries of the histograms in `last_two`.
     kept: usize,
 }
@@ -255,8 +257,8 @@ impl Counter {
             2 => {
                 let (ha, hb) = (self.histogram(a), self.histogram(b));
                 let mut sum = 0u128;
-                for &(x, y, p) in &ha {
-                    for &(u, v, q) in &hb {
+                for &(x, y, p) in ha.iter() {
+                    for &(u, v, q) in hb.iter() {
                         sum += u128::from(p * q * self.weight(x, u) * self.weight(y, v));
                     }
                 }
@@ -269,10 +271,10 @@ impl Counter {
 
     /// The histogram of a stack's last two bands: for each way to choose the next band's
     /// pairs from `lacking`, its matching and the last band's (what is left).
-    fn histogram(&mut self, lacking: &[u16]) -> Histogram {
+    fn histogram(&mut self, lacking: &[u16]) -> Rc<Histogram> {
         let packed = pack(lacking);
         if let Some(h) = self.last_two.get(&packed) {
-            return h.clone();
+            return Rc::clone(h);
         }
         if self.kept >= LAST_TWO_MOST {
             // A thread's memory stays bounded over a long batch: start again.
@@ -291,25 +293,27 @@ impl Counter {
         let mut h: Histogram = counts.into_iter().map(|((x, y), k)| (x, y, k)).collect();
         h.sort_unstable();
         self.kept += h.len();
-        self.last_two.insert(packed, h.clone());
+        let h = Rc::new(h);
+        self.last_two.insert(packed, Rc::clone(&h));
         h
     }
 
     /// For each matching of a stack's next band, the sum of the histograms of the two bands
     /// after it over the choices with that matching.
     fn next_three(&mut self, lacking: &[u16]) -> HashMap<usize, Histogram> {
-        let mut choices = Vec::new();
-        each_choice(lacking, &mut |pairs| choices.push(pairs.to_vec()));
         let mut sums: HashMap<usize, HashMap<(usize, usize), u64>> = HashMap::new();
-        for pairs in choices {
-            let m = self.position(&pairs);
-            let rest: Vec<u16> = (lacking.iter().zip(&pairs)).map(|(l, p)| l & !p).collect();
-            let h = self.histogram(&rest);
+        let mut rest = [0u16; MOST_COLS];
+        each_choice(lacking, &mut |pairs| {
+            for (i, p) in pairs.iter().enumerate() {
+                rest[i] = lacking[i] & !p;
+            }
+            let m = self.position(pairs);
+            let h = self.histogram(&rest[..pairs.len()]);
             let sum = sums.entry(m).or_default();
-            for (x, y, k) in h {
+            for &(x, y, k) in h.iter() {
                 *sum.entry((x, y)).or_insert(0) += k;
             }
-        }
+        });
         (sums.into_iter())
             .map(|(m, s)| (m, s.into_iter().map(|((x, y), k)| (x, y, k)).collect()))
             .collect()
