@@ -138,9 +138,6 @@ pub struct Plan {
     places: Option<Places>,
     /// Each band's givens read for [`arrange::ThreeRows`], where bands are three rows high.
     three: Vec<arrange::ThreeRows>,
-    /// Whether the bands below a boundary with no givens under it are counted in closed form
-    /// ([`empty`]: bands two rows high, boards up to 8×8).
-    matchings: bool,
     /// Words of a packed key of digit sets (`n` masks of `n` bits).
     words: usize,
     /// Tags of this plan's table entries: `generation << 8 | kind`.
@@ -159,6 +156,15 @@ fn shared_counts(words: usize) -> &'static SharedTable {
 
 /// Size of each table of [`shared_counts`] (bytes).
 const SHARED_BYTES: usize = 8 << 20;
+
+/// The digits of a board of side `n`, as bits.
+fn all_digits(n: usize) -> u64 {
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
 
 /// The generation of the next plan (tags are never reused within a process).
 static GENERATION: AtomicU64 = AtomicU64::new(1);
@@ -187,7 +193,7 @@ impl Plan {
                 below[b * n + c] = below[(b + 1) * n + c] | given[(b + 1) * n + c];
             }
         }
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let all = all_digits(n);
         let unnamed = (0..bands)
             .map(|b| {
                 let named = (0..n).fold(0, |m, c| m | given[b * n + c] | below[b * n + c]);
@@ -241,7 +247,6 @@ impl Plan {
             hall: Hall::new(rows, n),
             places,
             three,
-            matchings: rows == 2 && empty::fits(cols),
             words: (n * n).div_ceil(64),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         })
@@ -368,9 +373,7 @@ impl Plan {
         if let Some(v) = known {
             return Some(v);
         }
-        let left = self.bands - b;
-        let result = if self.matchings && left <= empty::MOST_BELOW && self.unnamed[b] == self.all()
-        {
+        let result = if self.closed_below(b) {
             // No givens below: the closed form over the stacks' matchings.
             let c = self.cols;
             let counter = match &mut work.matchings {
@@ -396,13 +399,13 @@ impl Plan {
         result
     }
 
-    /// The digits, as bits.
-    fn all(&self) -> u64 {
-        if self.n == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.n) - 1
-        }
+    /// Whether bands `b..` are counted in closed form ([`empty`]): bands two rows high on a
+    /// board up to 8×8, at most [`empty::MOST_BELOW`] of them, and no givens among them.
+    fn closed_below(&self, b: usize) -> bool {
+        self.rows == 2
+            && empty::fits(self.cols)
+            && self.bands - b <= empty::MOST_BELOW
+            && self.unnamed[b] == all_digits(self.n)
     }
 
     /// [`Plan::count`] by enumeration: the ways of each stack for band `b`, combined.

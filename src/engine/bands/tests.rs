@@ -22,8 +22,7 @@ fn from_top(p: &Puzzle) -> Option<u128> {
     }
     let n = p.shape().side();
     let plan = Plan::new(p.shape(), p.cells())?;
-    let all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
-    match plan.tail(0, &vec![all; n], &Shared::new(None), 1.0) {
+    match plan.tail(0, &vec![all_digits(n); n], &Shared::new(None), 1.0) {
         Tail::Count(n, _) => Some(n),
         _ => None,
     }
