@@ -57,6 +57,19 @@ pub struct Tables {
     /// thousand ("A kind of magic" 5.45 M to 153 k), and took its hardest killers 1.4 times
     /// the time (cells in cages branch better: their digit sets prune the rest).
     house_pairs: bool,
+    /// Where there are propagators: the conflict scores the last search of these tables
+    /// ended with. A search starts from them, so that the pieces of a split search (and a
+    /// worker's next piece) go on from what the searches before them learned instead of
+    /// learning it again from the priorities.
+    learned: Mutex<Option<Learned>>,
+}
+
+/// Conflict scores kept between searches of one puzzle (see `Tables::learned`).
+#[derive(Debug, Clone)]
+struct Learned {
+    scores: Vec<u32>,
+    digits: Vec<u32>,
+    countdown: u32,
 }
 
 impl Tables {
@@ -148,6 +161,7 @@ impl Tables {
             initial,
             props,
             priority,
+            learned: Mutex::new(None),
         }
     }
 
@@ -184,6 +198,17 @@ impl Tables {
             memo: self.props.as_ref().map_or(Vec::new(), Propagators::memo),
             all: true,
         }
+    }
+
+    /// The conflict scores the last search of these tables ended with, if any.
+    fn learned(&self) -> Option<Learned> {
+        if self.priority.is_empty() {
+            return None;
+        }
+        self.learned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     #[inline(always)]
@@ -693,6 +718,9 @@ struct Scratch {
     /// The digit with the most dead ends, where it stands out.
     hot: Hot,
     countdown: u32,
+    /// Where the search keeps what is left when it stops (`Engine::search_resumable`): the
+    /// states not searched to the end, with their weights, deepest (earliest) first.
+    rest: Option<Vec<(State, f64)>>,
 }
 
 /// The digit that has met the most dead ends lately, where it clearly leads (as the
@@ -739,17 +767,64 @@ const DECAY: u32 = 1 << 14;
 
 impl Scratch {
     fn new(t: &Tables, root: &State) -> Scratch {
+        let learned = t.learned();
+        let hot = learned
+            .as_ref()
+            .map_or_else(Hot::default, |l| Hot::of(&l.digits));
+        let (scores, digits, countdown) = match learned {
+            Some(l) => (l.scores, l.digits, l.countdown),
+            None => (t.priority.clone(), vec![0; t.n], DECAY),
+        };
         Scratch {
             levels: vec![root.clone()],
             work: Work {
                 all: false,
                 ..t.work()
             },
-            scores: t.priority.clone(),
-            digits: vec![0; t.n],
-            hot: Hot::default(),
-            countdown: DECAY,
+            scores,
+            digits,
+            hot,
+            countdown,
+            rest: None,
         }
+    }
+
+    /// The search stopped at the unexplored state of level `depth`, of weight `w`: keep it
+    /// where what is left is kept.
+    #[cold]
+    fn keep(&mut self, depth: usize, w: f64) {
+        if let Some(rest) = &mut self.rest {
+            rest.push((self.levels[depth].clone(), w));
+        }
+    }
+
+    /// The search stopped below level `depth` after trying digit `bit` in `cell`: what is
+    /// left at this level, of weight `w`, is its state without that digit there (kept
+    /// propagated, unless that fails: then nothing is left).
+    #[cold]
+    fn keep_refuted(&mut self, t: &Tables, depth: usize, cell: usize, bit: u64, w: f64) {
+        if self.rest.is_none() {
+            return;
+        }
+        let mut st = self.levels[depth].clone();
+        if st.refute(t, &mut self.work, cell, bit).is_ok() {
+            if let Some(rest) = &mut self.rest {
+                rest.push((st, w));
+            }
+        }
+    }
+
+    /// Keep this search's conflict scores for the next search of the same tables.
+    fn learn(&self, t: &Tables) {
+        if self.scores.is_empty() {
+            return;
+        }
+        let mut slot = t.learned.lock().unwrap_or_else(|e| e.into_inner());
+        *slot = Some(Learned {
+            scores: self.scores.clone(),
+            digits: self.digits.clone(),
+            countdown: self.countdown,
+        });
     }
 
     /// Level `depth + 1` made a copy of level `depth` (the levels grow as the search goes
@@ -865,7 +940,10 @@ fn search_scored<S: Sink>(
     ctx: &mut Ctx<'_, S>,
     weight: f64,
 ) -> ControlFlow<()> {
-    ctx.node()?;
+    if ctx.node().is_break() {
+        scratch.keep(depth, weight);
+        return ControlFlow::Break(());
+    }
     let mut left = weight;
     loop {
         let st = &scratch.levels[depth];
@@ -885,13 +963,17 @@ fn search_scored<S: Sink>(
         left -= w;
         ctx.guess();
         let child = scratch.child_of(depth);
-        match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
-            Ok(()) => search_scored(t, scratch, child, ctx, w)?,
+        let flow = match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
+            Ok(()) => search_scored(t, scratch, child, ctx, w),
             Err(Dead(blame)) => {
                 scratch.conflict(t, cell, bit, blame);
-                ctx.node()?;
                 ctx.dead_end(w);
+                ctx.node()
             }
+        };
+        if flow.is_break() {
+            scratch.keep_refuted(t, depth, cell, bit, left);
+            return flow;
         }
         // The other way: not that digit there.
         let st = &mut scratch.levels[depth];
@@ -938,16 +1020,35 @@ impl Engine for Generic {
         if !scratch.scores.is_empty() {
             // Rules (never counted by bands).
             debug_assert!(ctx.bands.is_none());
-            return search_scored(&self.t, &mut scratch, 0, ctx, weight);
+            return self.search_rules(scratch, ctx, weight, false).0;
         }
         search_level(&self.t, &mut scratch, 0, ctx, weight, 0)
+    }
+
+    /// Where the rules' conflict scores choose, the search keeps what is left when it stops.
+    fn search_resumable<S: Sink>(
+        &self,
+        ctx: &mut Ctx<'_, S>,
+        weight: f64,
+    ) -> (ControlFlow<()>, Option<Vec<(Generic, f64)>>) {
+        if self.t.priority.is_empty() {
+            return (self.search(ctx, weight), None);
+        }
+        let scratch = Scratch::new(&self.t, &self.st);
+        let (flow, rest) = self.search_rules(scratch, ctx, weight, true);
+        (flow, Some(rest))
     }
 
     fn expand(&self, out: &mut Vec<Generic>) -> Expansion {
         if self.st.open == 0 {
             return Expansion::Solved;
         }
-        self.expand_at(self.st.branch_cell(), out)
+        // Where conflict scores choose, the split follows what the searches so far learned.
+        let cell = match self.t.learned() {
+            Some(l) => self.st.branch_cell_scored(&l.scores, Hot::of(&l.digits)),
+            None => self.st.branch_cell(),
+        };
+        self.expand_at(cell, out)
     }
 
     fn expand_bands(&self, out: &mut Vec<Generic>, rows: usize) -> Option<Expansion> {
@@ -971,6 +1072,32 @@ impl Engine for Generic {
 }
 
 impl Generic {
+    /// The search where the rules' conflict scores choose, from `scratch` made for this state:
+    /// its scores go on to the next search of the puzzle (see `Tables::learned`), and where
+    /// `keep`, what it left when it stopped (see `Engine::search_resumable`).
+    fn search_rules<S: Sink>(
+        &self,
+        mut scratch: Scratch,
+        ctx: &mut Ctx<'_, S>,
+        weight: f64,
+        keep: bool,
+    ) -> (ControlFlow<()>, Vec<(Generic, f64)>) {
+        if keep {
+            scratch.rest = Some(Vec::new());
+        }
+        let flow = search_scored(&self.t, &mut scratch, 0, ctx, weight);
+        scratch.learn(&self.t);
+        let rest = scratch.rest.take().unwrap_or_default();
+        let rest = rest
+            .into_iter()
+            .map(|(st, w)| {
+                let t = Arc::clone(&self.t);
+                (Generic { t, st }, w)
+            })
+            .collect();
+        (flow, rest)
+    }
+
     /// Branch on `cell`: its propagated children, in search order.
     fn expand_at(&self, cell: usize, out: &mut Vec<Generic>) -> Expansion {
         let mut cands = self.st.cand[cell];

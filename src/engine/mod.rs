@@ -53,6 +53,20 @@ pub trait Engine: Sized + Clone + Send + Sync {
     /// (1.0 at the root), used for progress.
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()>;
 
+    /// [`Engine::search`], keeping what is left where it stops: the parts of the subtree it
+    /// did not finish, as propagated states with their weights, in search order. What the
+    /// search found and these parts make up the whole subtree when it stopped on the shared
+    /// node budget (the caller checks the reason). `None` where this engine does not keep
+    /// them (the default): a search that stops must be run again from the start.
+    #[allow(clippy::type_complexity)]
+    fn search_resumable<S: Sink>(
+        &self,
+        ctx: &mut Ctx<'_, S>,
+        weight: f64,
+    ) -> (ControlFlow<()>, Option<Vec<(Self, f64)>>) {
+        (self.search(ctx, weight), None)
+    }
+
     /// Branch once: push the propagated children (in search order) onto `out`.
     fn expand(&self, out: &mut Vec<Self>) -> Expansion;
 

@@ -31,13 +31,24 @@ pub fn sub_problems<E: Engine>(
     shared: &Shared,
     plan: Option<&Plan>,
 ) -> Vec<SubProblem<E>> {
-    let mut frontier = vec![SubProblem {
+    let root = SubProblem {
         state: root.clone(),
         weight: 1.0,
-    }];
+    };
+    split(vec![root], target, shared, plan)
+}
+
+/// [`sub_problems`] from several pieces (in search order): the heaviest expanded until there
+/// are at least `target` where the tree allows.
+pub fn split<E: Engine>(
+    mut frontier: Vec<SubProblem<E>>,
+    target: usize,
+    shared: &Shared,
+    plan: Option<&Plan>,
+) -> Vec<SubProblem<E>> {
     let mut kids = Vec::new();
     // Expanded nodes that turned out to be solved are kept as leaves.
-    let mut leaf = vec![false];
+    let mut leaf = vec![false; frontier.len()];
     while frontier.len() < target {
         let Some(i) = (0..frontier.len()).filter(|&i| !leaf[i]).max_by(|&a, &b| {
             frontier[a]
