@@ -9,7 +9,8 @@ use std::ops::{AddAssign, ControlFlow};
 /// A search split across threads gives each piece of its tree a sink of its own: [`Sink::fork`]
 /// makes it from the sink passed to [`search`](crate::search), and [`Sink::join`] gives it back
 /// when the piece is done (or abandoned after a stop). Pieces are numbered in search order, and
-/// finish in any order.
+/// finish in any order; a sink that does not need grids may see them numbered in the order
+/// the workers took them (a count split as it goes, for puzzles with variant rules).
 pub trait Sink {
     /// `false` lets the engine count solutions without materialising grids
     /// (it then calls [`Sink::count`] instead of [`Sink::solution`]).

@@ -799,19 +799,21 @@ impl Scratch {
     }
 
     /// The search stopped below level `depth` after trying digit `bit` in `cell`: what is
-    /// left at this level, of weight `w`, is its state without that digit there (kept
-    /// propagated, unless that fails: then nothing is left).
+    /// left at this level, of weight `w`, is its state without that digit there, kept
+    /// propagated; false where that fails (nothing is left: a dead end).
     #[cold]
-    fn keep_refuted(&mut self, t: &Tables, depth: usize, cell: usize, bit: u64, w: f64) {
+    fn keep_refuted(&mut self, t: &Tables, depth: usize, cell: usize, bit: u64, w: f64) -> bool {
         if self.rest.is_none() {
-            return;
+            return true;
         }
         let mut st = self.levels[depth].clone();
-        if st.refute(t, &mut self.work, cell, bit).is_ok() {
-            if let Some(rest) = &mut self.rest {
-                rest.push((st, w));
-            }
+        if st.refute(t, &mut self.work, cell, bit).is_err() {
+            return false;
         }
+        if let Some(rest) = &mut self.rest {
+            rest.push((st, w));
+        }
+        true
     }
 
     /// Keep this search's conflict scores for the next search of the same tables.
@@ -972,7 +974,9 @@ fn search_scored<S: Sink>(
             }
         };
         if flow.is_break() {
-            scratch.keep_refuted(t, depth, cell, bit, left);
+            if !scratch.keep_refuted(t, depth, cell, bit, left) {
+                ctx.dead_end(left);
+            }
             return flow;
         }
         // The other way: not that digit there.

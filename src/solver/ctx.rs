@@ -7,6 +7,7 @@ use super::shared::{Shared, StopReason};
 use crate::engine::bands::{Plan, Tail};
 use crate::sink::{Sink, Stats};
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes between two flushes of a worker's progress into the shared counters.
@@ -26,6 +27,12 @@ pub struct Ctx<'a, S: Sink> {
     /// Whether the engine may use its tables (the 9×9 engine's subtree counts); a short
     /// attempt does without, as their memory costs more to touch than they save.
     pub(crate) tables: bool,
+    /// Where the search shares its piece with idle workers (see `parallel::run_sharing`): set
+    /// while one waits for work; the first worker to flush after takes it down and stops, to
+    /// leave what is left of its piece to the others (`yielded`).
+    hungry: Option<&'a AtomicBool>,
+    /// Whether this search stopped to share its piece.
+    pub(crate) yielded: bool,
     pending_nodes: u32,
     pending_solutions: u64,
     pending_done: f64,
@@ -40,6 +47,8 @@ impl<'a, S: Sink> Ctx<'a, S> {
             stats: Stats::default(),
             bands: None,
             tables: true,
+            hungry: None,
+            yielded: false,
             pending_nodes: 0,
             pending_solutions: 0,
             pending_done: 0.0,
@@ -49,6 +58,13 @@ impl<'a, S: Sink> Ctx<'a, S> {
     /// The same context, with the engine's tables allowed or not.
     pub(crate) fn with_tables(mut self, tables: bool) -> Ctx<'a, S> {
         self.tables = tables;
+        self
+    }
+
+    /// The same context, stopping to share its piece when `hungry` is set (see
+    /// [`Ctx::yielded`]).
+    pub(crate) fn sharing(mut self, hungry: &'a AtomicBool) -> Ctx<'a, S> {
+        self.hungry = Some(hungry);
         self
     }
 
@@ -199,10 +215,15 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.pending_solutions = 0;
         self.pending_done = 0.0;
         if self.shared.must_stop() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
+            return ControlFlow::Break(());
         }
+        if let Some(hungry) = self.hungry {
+            if hungry.load(Relaxed) && hungry.swap(false, Relaxed) {
+                self.yielded = true;
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
     }
 }
 

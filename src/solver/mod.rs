@@ -175,8 +175,9 @@ const RESUMED_PER_WORKER: usize = 64;
 
 /// Nodes the serial try may visit before a multi-threaded search splits the tree. The same
 /// where rules choose, although their nodes cost more (the try is not lost there: see
-/// `Engine::search_resumable`): splitting after an eighth or a sixteenth of it took ISS's
-/// 137 puzzles 14-23% more time on two threads, the pieces learning again what the try knew.
+/// `Engine::search_resumable`): on two threads, splitting after an eighth of it took ISS's
+/// 137 puzzles 9% more time in all (the hard killers' searches, which end within the try,
+/// took up to 1.8 times the guesses on two threads), though the long renbans gained 17-35%.
 fn serial_budget(shape: Shape) -> u64 {
     ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
 }
@@ -573,11 +574,12 @@ fn run_engine<E: Engine, S: Sink + Send>(
     shared.mark_split();
     // Many more pieces than workers: balance comes from the number of pieces, not from guessing
     // their size. Fewer for big boards, whose states are large, and where the try left the
-    // rest of its tree: there the rules' conflict scores choose, and each piece's search
-    // starts from the scores the last one ended with, so that more pieces cost more guesses
-    // ("LITTLE_KILLER_SNIPES#9" on two threads: 2.18 million guesses on one thread; 3.3, 3.1,
-    // 3.2 and 4.8 million with 16, 32, 64 and 256 pieces per worker, 15.5 s with 64 against
-    // 22.3 s on one thread).
+    // rest of its tree (for sinks that want grids: count-only ones share the pieces as they
+    // go, see `parallel::run_sharing`): there the rules' conflict scores choose, and each
+    // piece's search starts from the scores the last one ended with, so that more pieces cost
+    // more guesses ("LITTLE_KILLER_SNIPES#9", counted on two threads when the pieces were
+    // cut up front: 2.18 million guesses on one thread; 3.3, 3.1, 3.2 and 4.8 million with
+    // 16, 32, 64 and 256 pieces per worker, 15.5 s with 64 against 22.3 s on one thread).
     let per_worker = match (&rest, shape.cells() <= 144) {
         (Some(_), _) => RESUMED_PER_WORKER,
         (None, true) => 256,
@@ -617,6 +619,11 @@ fn run_engine<E: Engine, S: Sink + Send>(
         .into_iter()
         .map(|(state, weight)| parallel::SubProblem { state, weight })
         .collect();
+    if !S::NEEDS_GRID && plan.is_none() {
+        // Counts only: the pieces' order does not matter, so they are shared as they go.
+        stats += parallel::run_sharing(pieces, options.threads, shared, sink);
+        return stats;
+    }
     let subs = parallel::split(pieces, target, shared, plan);
     stats += parallel::run(&subs, options.threads, shared, sink, plan);
     stats

@@ -10,8 +10,9 @@ use super::{Ctx, Shared};
 use crate::engine::bands::Plan;
 use crate::engine::{Engine, Expansion};
 use crate::sink::{Sink, Stats};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 /// One independent piece of the search tree.
 #[derive(Debug, Clone)]
@@ -129,6 +130,98 @@ pub fn run<E: Engine, S: Sink + Send>(
     total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Run the pieces of a count-only search whose engine keeps what it leaves when it stops
+/// ([`Engine::search_resumable`]), sharing them as they go instead of cutting many small pieces
+/// up front: a worker that finds no piece waiting sets a flag, the first worker to flush its
+/// progress after that (every [`super::ctx::FLUSH_EVERY`] nodes) stops and puts what is left
+/// of its piece back, and everyone takes the heaviest of the pieces waiting, the one put back
+/// last. So the workers search few, large pieces, each from the conflict scores the searches
+/// before it learned. Pieces are numbered in the order they are taken (the sinks count only).
+/// Returns the statistics summed over all workers.
+pub fn run_sharing<E: Engine, S: Sink + Send>(
+    pieces: Vec<SubProblem<E>>,
+    workers: usize,
+    shared: &Shared,
+    sink: &mut S,
+) -> Stats {
+    debug_assert!(!S::NEEDS_GRID);
+    struct Queue<E> {
+        /// Pieces waiting, the heaviest (the one put back last) at the end.
+        waiting: Vec<SubProblem<E>>,
+        /// Pieces being searched.
+        busy: usize,
+    }
+    let queue = Mutex::new(Queue {
+        waiting: pieces,
+        busy: 0,
+    });
+    let changed = Condvar::new();
+    let hungry = AtomicBool::new(false);
+    let taken = AtomicUsize::new(0);
+    let total = Mutex::new(Stats::default());
+    let root = Mutex::new(sink);
+    let lock_sink = || root.lock().unwrap_or_else(|e| e.into_inner());
+    let lock_queue = || queue.lock().unwrap_or_else(|e| e.into_inner());
+    let work = || {
+        let mut mine = Stats::default();
+        loop {
+            // The next piece, or none when none is waiting or being searched (or on a stop).
+            let piece = {
+                let mut q = lock_queue();
+                loop {
+                    if shared.stopped().is_some() {
+                        break None;
+                    }
+                    if let Some(p) = q.waiting.pop() {
+                        q.busy += 1;
+                        break Some(p);
+                    }
+                    if q.busy == 0 {
+                        break None;
+                    }
+                    hungry.store(true, Relaxed);
+                    q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let Some(piece) = piece else {
+                changed.notify_all();
+                break;
+            };
+            let i = taken.fetch_add(1, Relaxed);
+            let mut part = lock_sink().fork(i);
+            let (yielded, rest) = {
+                let mut ctx = Ctx::new(&mut part, shared).sharing(&hungry);
+                let (_, rest) = piece.state.search_resumable(&mut ctx, piece.weight);
+                mine += ctx.stats;
+                (ctx.yielded, rest)
+            };
+            lock_sink().join(i, part);
+            let mut q = lock_queue();
+            q.busy -= 1;
+            if yielded && shared.stopped().is_none() {
+                match rest {
+                    Some(rest) => q.waiting.extend(
+                        rest.into_iter()
+                            .map(|(state, weight)| SubProblem { state, weight }),
+                    ),
+                    None => unreachable!("only engines that keep what they leave share pieces"),
+                }
+            }
+            drop(q);
+            changed.notify_all();
+        }
+        *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
+    };
+    super::start_global_pool(workers);
+    rayon::scope(|s| {
+        for _ in 1..workers.max(1) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +243,34 @@ mod tests {
             let stats = run(&subs, 3, &shared, &mut CountSink, None);
             assert_eq!(stats.solutions, 288, "target {target}");
             assert!((shared.fraction_done() - 1.0).abs() < 1e-6);
+        }
+    }
+
+    /// One piece of 97,109 nodes (the empty 6×6 with the anti-king rule, 74,160 solutions):
+    /// the idle workers get shares of it as it goes, and every solution is counted once.
+    #[test]
+    fn shared_pieces_count_every_solution_once() {
+        let mut rules = crate::rules::Rules::new();
+        rules.push(crate::rules::Rule::AntiKing);
+        let p = Puzzle::empty(Shape::new(2, 3).unwrap()).with_rules(rules);
+        let root = Generic::new(&p).unwrap();
+        for (workers, limit) in [(1, None), (3, None), (4, None), (3, Some(50_000))] {
+            let shared = Shared::new(limit);
+            let pieces = vec![SubProblem {
+                state: root.clone(),
+                weight: 1.0,
+            }];
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(workers)
+                .stack_size(crate::SEARCH_STACK)
+                .build()
+                .unwrap();
+            let stats = pool.install(|| run_sharing(pieces, workers, &shared, &mut CountSink));
+            let want = limit.map_or(74_160, u128::from);
+            assert_eq!(stats.solutions, want, "{workers} workers, limit {limit:?}");
+            if limit.is_none() {
+                assert!((shared.fraction_done() - 1.0).abs() < 1e-6);
+            }
         }
     }
 
