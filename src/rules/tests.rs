@@ -253,6 +253,44 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
     );
     let sols: BTreeSet<Vec<u8>> = solutions(puzzle, &Options::default()).into_iter().collect();
     assert_eq!(sols, expected, "solutions of {puzzle:?} {rules:?}");
+    // On three workers after a serial try of a few nodes: the try's part and what it left
+    // (shared between the workers as they go for the count, cut into pieces for the grids)
+    // make the whole, each solution once.
+    let three = Options {
+        threads: 3,
+        ..Options::default()
+    };
+    // A limit of about half stops exactly there.
+    let half = (expected.len() as u64).div_ceil(2).max(1);
+    let (split_count, split_half, split_sols) = three_workers().install(|| {
+        crate::solver::TRY_BUDGET.set(Some(5));
+        let c = count(puzzle, &three).solutions;
+        let limited = Options {
+            limit: Some(half),
+            ..three.clone()
+        };
+        let h = count(puzzle, &limited).solutions;
+        let s = solutions(puzzle, &three);
+        crate::solver::TRY_BUDGET.set(None);
+        (c, h, s)
+    });
+    assert_eq!(
+        split_count,
+        expected.len() as u128,
+        "split count of {puzzle:?}"
+    );
+    let most = u128::from(half).min(expected.len() as u128);
+    assert_eq!(split_half, most, "split count up to {half} of {puzzle:?}");
+    assert_eq!(
+        split_sols.len(),
+        expected.len(),
+        "split solutions of {puzzle:?}"
+    );
+    let split_sols: BTreeSet<Vec<u8>> = split_sols.into_iter().collect();
+    assert_eq!(
+        split_sols, expected,
+        "split solutions of {puzzle:?} {rules:?}"
+    );
     for s in &sols {
         assert!(puzzle.is_solution(s));
     }
@@ -276,6 +314,18 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
             );
         }
     }
+}
+
+/// A pool of three workers, for the split searches of [`agree`].
+fn three_workers() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .stack_size(crate::SEARCH_STACK)
+            .build()
+            .expect("a pool of three threads")
+    })
 }
 
 fn random_sets(r: usize, c: usize, cases: usize, givens: usize, seed: u64) {

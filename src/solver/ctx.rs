@@ -33,6 +33,9 @@ pub struct Ctx<'a, S: Sink> {
     hungry: Option<&'a AtomicBool>,
     /// Whether this search stopped to share its piece.
     pub(crate) yielded: bool,
+    /// Tests: flush every this many nodes (the shared state's `flush_every`).
+    #[cfg(test)]
+    flush_every: u32,
     pending_nodes: u32,
     pending_solutions: u64,
     pending_done: f64,
@@ -49,6 +52,8 @@ impl<'a, S: Sink> Ctx<'a, S> {
             tables: true,
             hungry: None,
             yielded: false,
+            #[cfg(test)]
+            flush_every: shared.flush_every.load(Relaxed),
             pending_nodes: 0,
             pending_solutions: 0,
             pending_done: 0.0,
@@ -80,7 +85,11 @@ impl<'a, S: Sink> Ctx<'a, S> {
     pub fn node(&mut self) -> ControlFlow<()> {
         self.stats.nodes += 1;
         self.pending_nodes += 1;
-        if self.pending_nodes >= FLUSH_EVERY {
+        #[cfg(not(test))]
+        let every = FLUSH_EVERY;
+        #[cfg(test)]
+        let every = self.flush_every;
+        if self.pending_nodes >= every {
             return self.flush();
         }
         ControlFlow::Continue(())

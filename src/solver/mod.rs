@@ -173,6 +173,26 @@ impl Outcome {
 /// Pieces per worker where a split search goes on from its serial try (see [`run_engine`]).
 const RESUMED_PER_WORKER: usize = 64;
 
+/// The nodes of this search's serial try: [`serial_budget`]'s, or in tests what
+/// [`TRY_BUDGET`] says on this thread (and then the workers flush, and may stop, at every node).
+fn try_budget(shape: Shape, _shared: &Shared) -> u64 {
+    #[cfg(test)]
+    if let Some(nodes) = TRY_BUDGET.get() {
+        _shared
+            .flush_every
+            .store(1, std::sync::atomic::Ordering::Relaxed);
+        return nodes;
+    }
+    serial_budget(shape)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A serial try of this many nodes for the searches started on this thread (tests: small
+    /// searches split after a few nodes, so that the try's part and what it left are checked).
+    pub(crate) static TRY_BUDGET: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
 /// Nodes the serial try may visit before a multi-threaded search splits the tree. The same
 /// where rules choose, although their nodes cost more (the try is not lost there: see
 /// `Engine::search_resumable`): on two threads, splitting after an eighth of it took ISS's
@@ -544,7 +564,7 @@ fn run_engine<E: Engine, S: Sink + Send>(
     // what it finds to itself. A try that runs out of nodes is thrown away, unless the engine
     // kept what it left (see `Engine::search_resumable`): then what it found stands, and only
     // the rest is split.
-    shared.set_node_budget(serial_budget(shape));
+    shared.set_node_budget(try_budget(shape, shared));
     let (tried, grids, counted, rest) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
         let (stats, rest) = try_serially(root, shared, &mut collect, None);

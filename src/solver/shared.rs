@@ -132,6 +132,9 @@ pub struct Shared<'a> {
     /// unless the caller gave counters to watch (`progress`).
     own: Counters,
     progress: Option<&'a Progress>,
+    /// Tests: the workers flush every this many nodes (see `Ctx::node`).
+    #[cfg(test)]
+    pub(crate) flush_every: std::sync::atomic::AtomicU32,
 }
 
 impl<'a> Shared<'a> {
@@ -146,6 +149,8 @@ impl<'a> Shared<'a> {
             node_budget: AtomicU64::new(u64::MAX),
             own: Counters::default(),
             progress: None,
+            #[cfg(test)]
+            flush_every: std::sync::atomic::AtomicU32::new(super::ctx::FLUSH_EVERY),
         }
     }
 
