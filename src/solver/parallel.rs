@@ -151,6 +151,22 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
         /// Pieces being searched.
         busy: usize,
     }
+    /// A piece being searched. Dropped when it is done, or by a panic (so that the workers
+    /// waiting for pieces are not left waiting): no longer busy, and what it put back waits.
+    struct Busy<'q, E> {
+        queue: &'q Mutex<Queue<E>>,
+        changed: &'q Condvar,
+        back: Vec<SubProblem<E>>,
+    }
+    impl<E> Drop for Busy<'_, E> {
+        fn drop(&mut self) {
+            let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            q.busy -= 1;
+            q.waiting.append(&mut self.back);
+            drop(q);
+            self.changed.notify_all();
+        }
+    }
     let queue = Mutex::new(Queue {
         waiting: pieces,
         busy: 0,
@@ -161,13 +177,12 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
     let total = Mutex::new(Stats::default());
     let root = Mutex::new(sink);
     let lock_sink = || root.lock().unwrap_or_else(|e| e.into_inner());
-    let lock_queue = || queue.lock().unwrap_or_else(|e| e.into_inner());
     let work = || {
         let mut mine = Stats::default();
         loop {
             // The next piece, or none when none is waiting or being searched (or on a stop).
             let piece = {
-                let mut q = lock_queue();
+                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                 loop {
                     if shared.stopped().is_some() {
                         break None;
@@ -187,6 +202,11 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
                 changed.notify_all();
                 break;
             };
+            let mut busy = Busy {
+                queue: &queue,
+                changed: &changed,
+                back: Vec::new(),
+            };
             let i = taken.fetch_add(1, Relaxed);
             let mut part = lock_sink().fork(i);
             let (yielded, rest) = {
@@ -196,19 +216,15 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
                 (ctx.yielded, rest)
             };
             lock_sink().join(i, part);
-            let mut q = lock_queue();
-            q.busy -= 1;
             if yielded && shared.stopped().is_none() {
-                match rest {
-                    Some(rest) => q.waiting.extend(
-                        rest.into_iter()
-                            .map(|(state, weight)| SubProblem { state, weight }),
-                    ),
-                    None => unreachable!("only engines that keep what they leave share pieces"),
-                }
+                let Some(rest) = rest else {
+                    unreachable!("only engines that keep what they leave share their pieces");
+                };
+                busy.back = rest
+                    .into_iter()
+                    .map(|(state, weight)| SubProblem { state, weight })
+                    .collect();
             }
-            drop(q);
-            changed.notify_all();
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
