@@ -120,13 +120,7 @@ pub fn run<E: Engine, S: Sink + Send>(
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
-    super::start_global_pool(workers);
-    rayon::scope(|s| {
-        for _ in 1..workers.max(1) {
-            s.spawn(|_| work());
-        }
-        work();
-    });
+    on_workers(workers, work);
     total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -228,6 +222,13 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
         }
         *total.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     };
+    on_workers(workers, work);
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Run `work` on `workers` workers of the current rayon pool (the global one, started here if
+/// need be), this thread among them, until every one returns.
+fn on_workers(workers: usize, work: impl Fn() + Sync) {
     super::start_global_pool(workers);
     rayon::scope(|s| {
         for _ in 1..workers.max(1) {
@@ -235,7 +236,6 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
         }
         work();
     });
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
