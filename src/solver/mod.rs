@@ -650,7 +650,8 @@ fn run_engine<E: Engine, S: Sink + Send>(
 }
 
 /// The serial try of [`run_engine`]: the search below `root` on this thread, into `sink`, and
-/// what it left where the engine keeps that.
+/// what it left where the engine keeps that (only where a puzzle's rules choose the branches:
+/// never when counting by bands).
 #[allow(clippy::type_complexity)]
 fn try_serially<E: Engine, S: Sink>(
     root: &E,
@@ -659,13 +660,7 @@ fn try_serially<E: Engine, S: Sink>(
     plan: Option<&Plan>,
 ) -> (Stats, Option<Vec<(E, f64)>>) {
     let mut ctx = Ctx::new(sink, shared).with_bands(plan);
-    let rest = if plan.is_some() {
-        // Counting by bands keeps nothing.
-        let _ = root.search(&mut ctx, 1.0);
-        None
-    } else {
-        root.search_resumable(&mut ctx, 1.0).1
-    };
+    let (_, rest) = root.search_resumable(&mut ctx, 1.0);
     (ctx.stats, rest)
 }
 

@@ -11,7 +11,7 @@ use crate::engine::bands::Plan;
 use crate::engine::{Engine, Expansion};
 use crate::sink::{Sink, Stats};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Condvar, Mutex};
 
 /// One independent piece of the search tree.
@@ -102,7 +102,7 @@ pub fn run<E: Engine, S: Sink + Send>(
     let work = || {
         let mut mine = Stats::default();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
+            let i = next.fetch_add(1, Relaxed);
             if i >= subs.len() {
                 break;
             }
