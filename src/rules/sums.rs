@@ -29,6 +29,8 @@ pub(super) struct Sum {
     /// The first of this sum's slots in the propagation scratch's [`Seen`] memos (see
     /// [`Sum::memo_slots`]).
     memo: usize,
+    /// [`Sum::mirrored`] of the groups as they are (set with them).
+    goal_span: (i64, i64),
 }
 
 /// Cells of a sum (`cells[start..start + len]`, one to three) with one coefficient that must
@@ -183,7 +185,15 @@ impl Sum {
             groups,
             side: n as u32,
             memo: 0,
+            goal_span: (0, 0),
         }
+        .mirror_set()
+    }
+
+    /// The sum with [`Sum::mirrored`] of its groups noted.
+    fn mirror_set(mut self) -> Sum {
+        self.goal_span = self.mirrored();
+        self
     }
 
     /// Gather a sum's cells (repeats allowed) into groups that must hold different digits:
@@ -252,6 +262,7 @@ impl Sum {
             self.coef.extend(cells.iter().map(|_| k));
             self.cells.extend(cells);
         }
+        self.goal_span = self.mirrored();
     }
 
     /// A killer cage with a sum: different digits.
@@ -279,7 +290,9 @@ impl Sum {
             groups: Vec::new(),
             side: n as u32,
             memo: 0,
+            goal_span: (0, 0),
         }
+        .mirror_set()
     }
 
     /// Note the houses (each a list of cells) that hold two or more of a cage's or a grouped
@@ -355,7 +368,7 @@ impl Sum {
         peers: Option<&required::Exclusions>,
         memo: &mut [Seen],
     ) -> Result<bool, Contradiction> {
-        let (goal, span) = self.mirrored();
+        let (goal, span) = self.goal_span;
         let run = |memo: &mut [Seen], m: &mut M| {
             if span < 64 {
                 self.reach::<u64, M>(goal, m, peers, memo)
