@@ -54,7 +54,7 @@ row() { # label, then the command without its thread option
         [ -n "$first" ] || first=$m
         last=$m
     done
-    awk -v a="$first" -v b="$last" 'BEGIN {printf "%9.1fx", a / b}'
+    awk -v a="$first" -v b="$last" 'BEGIN {printf "%9.1fx", (b > 0 ? a / b : 0)}'
     printf '  %s guesses\n' "$(guesses)"
 }
 
