@@ -131,7 +131,7 @@ impl Board {
     fn new(p: &Puzzle) -> Board {
         let shape = p.shape();
         let n = shape.side();
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = crate::shape::all_digits(n);
         let box_of: Vec<usize> = (0..shape.cells()).map(|c| shape.box_of(c)).collect();
         let mut b = Board {
             n,

@@ -6,6 +6,15 @@ use std::str::FromStr;
 /// The largest side length supported: candidates are kept in `u64` bit masks.
 pub const MAX_SIDE: usize = 64;
 
+/// The digits of a board of side `n` (at most [`MAX_SIDE`]), as bits: bit `d - 1` for digit `d`.
+pub(crate) fn all_digits(n: usize) -> u64 {
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 /// Errors building or naming a [`Shape`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {

@@ -76,7 +76,7 @@ impl Tables {
     fn build(shape: Shape, rules: Option<Compiled>) -> Tables {
         let n = shape.side();
         let cells = shape.cells();
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = crate::shape::all_digits(n);
         let (houses_list, different, initial, props, priority): (Vec<Vec<u16>>, _, _, _, _) =
             match rules {
                 Some(c) => {

@@ -907,7 +907,7 @@ fn linear(n: usize, houses: &[Vec<u16>], cells: &[usize], coef: &[i64], target: 
 /// propagators for the generic engine.
 pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
     let n = shape.side();
-    let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let full = crate::shape::all_digits(n);
     let mut out = Compiled {
         houses: rules
             .houses(shape)

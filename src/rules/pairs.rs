@@ -100,7 +100,7 @@ impl Builder {
         } else {
             ((b, a), true)
         };
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = crate::shape::all_digits(n);
         let table = self.tables.entry(key).or_insert_with(|| vec![full; n]);
         // Digit d (bit d - 1) is the value d - 1 + first.
         let value = |d: u8| d - 1 + self.first;

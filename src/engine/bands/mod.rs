@@ -39,7 +39,7 @@ pub(crate) mod table;
 
 pub(crate) use orient::{orientations, Estimate};
 
-use crate::shape::Shape;
+use crate::shape::{all_digits, Shape};
 use crate::solver::shared::Shared;
 use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
 use places::{Cache, Places, KEY_WORDS};
@@ -156,15 +156,6 @@ fn shared_counts(words: usize) -> &'static SharedTable {
 
 /// Size of each table of [`shared_counts`] (bytes).
 const SHARED_BYTES: usize = 8 << 20;
-
-/// The digits of a board of side `n`, as bits.
-fn all_digits(n: usize) -> u64 {
-    if n == 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
 
 /// The generation of the next plan (tags are never reused within a process).
 static GENERATION: AtomicU64 = AtomicU64::new(1);

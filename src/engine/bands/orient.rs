@@ -197,7 +197,7 @@ impl Estimate {
         self.fitted = price.hall;
         let mut kids = Vec::new();
         let mut lists: Vec<Vec<u64>> = vec![Vec::new(); plan.rows];
-        let full = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        let full = crate::shape::all_digits(n);
         for _ in 0..dives {
             let mut state = root.clone();
             let (mut w, mut cost) = (1.0, 0.0);
