@@ -8,6 +8,10 @@
 //
 //   node benches/iss_compare.mjs [--iss ../shared/peers/iss] [--bin target/release/sudoku-enum]
 //        [--out /tmp/iss_compare.tsv] [--inputs /tmp/iss_inputs.tsv] [--filter NAME]
+//        [--timeout SECS] [--threads N]
+//
+// `--threads N`: our checks on N worker threads (`-j N`; default 1, like for like with ISS's
+// one thread; 0: every core, sudoku-enum's own default). ISS runs on one thread either way.
 //
 // ISS is used as a library (its puzzle list and its solver), as an oracle only.
 
@@ -27,6 +31,10 @@ const outPath = opt('--out', '/tmp/iss_compare.tsv');
 const inputsPath = opt('--inputs', '/tmp/iss_inputs.tsv');
 const filter = opt('--filter', null);
 const timeoutS = +opt('--timeout', '10');
+const threads = opt('--threads', '1');
+if (!/^\d+$/.test(threads)) throw new Error(`--threads takes a number of threads, not ${threads}`);
+// `-j 0` is not an option of ours: every core is what no `-j` gives.
+const threadArgs = threads === '0' ? [] : ['-j', threads];
 // A run longer than this is not repeated (ISS's and ours alike).
 const ONCE_MS = 1000;
 
@@ -69,7 +77,7 @@ const ours = (input) => {
   let best = Infinity, verdict = null;
   for (let rep = 0; rep < 3; rep++) {
     const t0 = performance.now();
-    const r = spawnSync(bin, ['check', '--json', '-q', '-j', '1', '--timeout', `${timeoutS}`], { input: input + '\n', encoding: 'utf8' });
+    const r = spawnSync(bin, ['check', '--json', '-q', ...threadArgs, '--timeout', `${timeoutS}`], { input: input + '\n', encoding: 'utf8' });
     best = Math.min(best, performance.now() - t0);
     if (best > ONCE_MS) rep = 3;
     if (r.status === 2) return { ms: best, error: r.stderr.trim().split('\n')[0] };
@@ -130,7 +138,8 @@ console.log(`puzzles with only supported types: ${rows.length} (other ISS puzzle
 console.log(`refused by sudoku-enum: ${unsupported}`);
 console.log(`not finished by sudoku-enum within ${timeoutS} s: ${timedOut.length} (${timedOut.map((r) => r[0]).join('; ')})`);
 console.log(`compared: ${compared.length}; same verdict and solution: ${agree}; differing: ${compared.length - agree}`);
-console.log(`uniqueness checks, total: ISS ${issTotal.toFixed(1)} ms (solve time, warm process), sudoku-enum ${oursTotal.toFixed(1)} ms (whole processes): ${(issTotal / oursTotal).toFixed(2)}x`);
+const ourThreads = threads === '0' ? 'every core' : `${threads} thread${threads === '1' ? '' : 's'}`;
+console.log(`uniqueness checks, total: ISS ${issTotal.toFixed(1)} ms (solve time, warm process, one thread), sudoku-enum ${oursTotal.toFixed(1)} ms (whole processes, ${ourThreads}): ${(issTotal / oursTotal).toFixed(2)}x`);
 console.log(`puzzles where sudoku-enum's whole process is slower than ISS's solve: ${slower.length}`);
 for (const r of slower.sort((a, b) => (+b[4] / +b[3]) - (+a[4] / +a[3])).slice(0, 15)) {
   console.log(`  ${r[0]}: ISS ${r[3]} ms, ours ${r[4]} ms (${r[5]})`);

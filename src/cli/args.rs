@@ -262,7 +262,7 @@ pub struct Common {
     /// Puzzle files; standard input when none is given or for `-`.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, or 0: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.
@@ -340,7 +340,7 @@ pub struct SplitArgs {
     pub box_shape: Option<Shape>,
     #[command(flatten)]
     pub input: InputArgs,
-    /// Worker threads for the work estimates (default: all cores).
+    /// Worker threads for the work estimates (default, or 0: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar.
@@ -375,7 +375,8 @@ pub struct EstimateArgs {
     pub box_shape: Option<Shape>,
     #[command(flatten)]
     pub input: InputArgs,
-    /// Worker threads for the probes and the trial count (the prediction is for this many).
+    /// Worker threads for the probes and the trial count (the prediction is for this many;
+    /// default, or 0: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.
