@@ -1043,6 +1043,11 @@ impl Engine for Generic {
         (flow, Some(rest))
     }
 
+    fn resumes(&self) -> bool {
+        // As `search_resumable`: where the rules' conflict scores choose.
+        !self.t.priority.is_empty()
+    }
+
     fn expand(&self, out: &mut Vec<Generic>) -> Expansion {
         if self.st.open == 0 {
             return Expansion::Solved;

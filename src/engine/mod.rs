@@ -67,6 +67,12 @@ pub trait Engine: Sized + Clone + Send + Sync {
         (self.search(ctx, weight), None)
     }
 
+    /// Whether [`Engine::search_resumable`] keeps what is left (then a serial try that runs out
+    /// of nodes loses nothing, and may be short: see `solver::serial_budget`).
+    fn resumes(&self) -> bool {
+        false
+    }
+
     /// Branch once: push the propagated children (in search order) onto `out`.
     fn expand(&self, out: &mut Vec<Self>) -> Expansion;
 

@@ -175,7 +175,7 @@ const RESUMED_PER_WORKER: usize = 64;
 
 /// The nodes of this search's serial try: [`serial_budget`]'s, or in tests what
 /// [`TRY_BUDGET`] says on this thread (and then the workers flush, and may stop, at every node).
-fn try_budget(shape: Shape, _shared: &Shared) -> u64 {
+fn try_budget(shape: Shape, resumes: bool, _shared: &Shared) -> u64 {
     #[cfg(test)]
     if let Some(nodes) = TRY_BUDGET.get() {
         _shared
@@ -183,7 +183,7 @@ fn try_budget(shape: Shape, _shared: &Shared) -> u64 {
             .store(1, std::sync::atomic::Ordering::Relaxed);
         return nodes;
     }
-    serial_budget(shape)
+    serial_budget(shape, resumes)
 }
 
 #[cfg(test)]
@@ -193,14 +193,27 @@ thread_local! {
     pub(crate) static TRY_BUDGET: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
-/// Nodes the serial try may visit before a multi-threaded search splits the tree. The same
-/// where rules choose, although their nodes cost more (the try is not lost there: see
-/// `Engine::search_resumable`): on two threads, splitting after an eighth of it took ISS's
-/// 137 puzzles 9% more time in all (the hard killers' searches, which end within the try,
-/// took up to 1.8 times the guesses on two threads), though the long renbans gained 17-35%.
-fn serial_budget(shape: Shape) -> u64 {
+/// Nodes the serial try may visit before a multi-threaded search splits the tree: enough that
+/// the searches that end in microseconds never start a thread.
+///
+/// Where the engine keeps what the try left ([`Engine::resumes`]: the rules' conflict scores
+/// choose, and the try's work stands), [`RESUMED_TRY`]; else the try is thrown away when it
+/// runs out, and the budget grows with the board, up to 50,000 nodes.
+fn serial_budget(shape: Shape, resumes: bool) -> u64 {
+    if resumes {
+        return RESUMED_TRY;
+    }
     ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
 }
+
+/// The serial try where the engine keeps what it left: a rule's node costs 2-30 µs (50,000 of
+/// a hard killer took a second). On this project's 2-core machine, every ISS collection
+/// puzzle sudoku-enum answers (143) checked in a process of its own, `check -j2`: 18.4 s in
+/// all with a try of 50,000 nodes, 13.3 s with 6,000, 12.2–13.1 s with 2,000, 12.5 s with
+/// 1,000 and 12.9 s with 500; "MATHEMAGIC_KILLERS" #0–#11 13.7–14.2 s to 9.6–9.7 s (6,000);
+/// the 115 that take under 50 ms the same (0.35 s). (A measurement on an older build had
+/// found an eighth of 50,000 9% slower on 137 of them, on two threads.)
+const RESUMED_TRY: u64 = 2048;
 
 /// Search `puzzle` as `options` say, pushing each solution into `sink`: the one search behind
 /// every mode. A serial search uses `sink` itself, in search order. A search split across
@@ -564,7 +577,7 @@ fn run_engine<E: Engine, S: Sink + Send>(
     // what it finds to itself. A try that runs out of nodes is thrown away, unless the engine
     // kept what it left (see `Engine::search_resumable`): then what it found stands, and only
     // the rest is split.
-    shared.set_node_budget(try_budget(shape, shared));
+    shared.set_node_budget(try_budget(shape, root.resumes(), shared));
     let (tried, grids, counted, rest) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
         let (stats, rest) = try_serially(root, shared, &mut collect, None);
@@ -790,7 +803,7 @@ mod tests {
 
     /// The empty 6×6 with the anti-king rule (a rule: conflict scores choose the branches):
     /// 74,160 solutions (an independent backtracker counted them) in 97,109 nodes, past the
-    /// serial try's 50,000. Split across threads, the search goes on from where the try
+    /// serial try's 2,048. Split across threads, the search goes on from where the try
     /// stopped: every solution counted once, the try's among them, and a limit exact.
     #[test]
     fn a_split_search_goes_on_from_its_try() {
@@ -800,7 +813,7 @@ mod tests {
         const ALL: u128 = 74_160;
         let serial = count(&p, &Options::default());
         assert_eq!((serial.solutions, serial.complete()), (ALL, true));
-        assert!(serial.stats.nodes > serial_budget(p.shape()));
+        assert!(serial.stats.nodes > serial_budget(p.shape(), true));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
             .stack_size(SEARCH_STACK)
