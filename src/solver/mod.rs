@@ -842,6 +842,42 @@ mod tests {
         });
     }
 
+    /// Where rules choose the branches, a search of a few thousand nodes splits: its serial try
+    /// is [`RESUMED_TRY`] nodes (the engine keeps what the try left). The same work on a board
+    /// without rules stays on one thread (its try, up to 50,000 nodes, would be lost).
+    #[test]
+    fn rules_searches_split_after_a_short_try() {
+        let six = Shape::new(2, 3).unwrap();
+        let mut rules = crate::rules::Rules::new();
+        rules.push(crate::rules::Rule::AntiKing);
+        let anti_king = Puzzle::empty(six).with_rules(rules);
+        let plain = Puzzle::empty(six);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .stack_size(SEARCH_STACK)
+            .build()
+            .unwrap();
+        const LIMIT: u64 = 10_000;
+        for (p, splits) in [(&anti_king, true), (&plain, false)] {
+            // Serially, between the two tries' sizes.
+            let nodes = count(p, &up_to(LIMIT)).stats.nodes;
+            assert!(
+                (RESUMED_TRY..20_000).contains(&nodes),
+                "{nodes} nodes (splits: {splits})"
+            );
+            let progress = Progress::new();
+            let options = Options {
+                threads: 2,
+                limit: Some(LIMIT),
+                progress: Some(progress.clone()),
+                ..Options::default()
+            };
+            let out = pool.install(|| count(p, &options));
+            assert_eq!(out.solutions, u128::from(LIMIT));
+            assert_eq!(progress.is_split(), splits, "splits: {splits}");
+        }
+    }
+
     /// A held-out sparse puzzle (90,504,578 solutions) whose turns' first estimates are close:
     /// the further dives settle on turn 1 (97 ms of CPU), where the first 24 dives of each
     /// chose turn 2 (153 ms).
