@@ -206,11 +206,11 @@ fn serial_budget(shape: Shape, resumes: bool) -> u64 {
     ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
 }
 
-/// The serial try where the engine keeps what it left: a rule's node costs 2-30 µs (50,000 of
-/// a hard killer took a second). On this project's 2-core machine, every ISS collection
-/// puzzle sudoku-enum answers (143) checked in a process of its own, `check -j2`: 18.4 s in
-/// all with a try of 50,000 nodes, 13.3 s with 6,000, 12.2–13.1 s with 2,000, 12.5 s with
-/// 1,000 and 12.9 s with 500; "MATHEMAGIC_KILLERS" #0–#11 13.7–14.2 s to 9.6–9.7 s (6,000);
+/// The serial try where the engine keeps what it left: a node with rules costs up to about
+/// 30 µs (50,000 of a hard killer took a second). On this project's 2-core machine, every ISS
+/// collection puzzle sudoku-enum answers (143) checked in a process of its own, `check -j2`:
+/// 18.4 s in all with a try of 50,000 nodes, 13.3 s with 6,000, 12.2–13.1 s with 2,000, 12.5 s
+/// with 1,000 and 12.9 s with 500; "MATHEMAGIC_KILLERS" #0–#11 13.7–14.2 s to 9.6–9.7 s (6,000);
 /// the 115 that take under 50 ms the same (0.35 s). (A measurement on an older build had
 /// found an eighth of 50,000 9% slower on 137 of them, on two threads.)
 const RESUMED_TRY: u64 = 2048;
