@@ -53,7 +53,7 @@
 //! and branches on *stack configurations* ([`configs`]: the placement of one digit in a stack,
 //! up to six children that each fix three mini-columns). Configuration branching can thrash on
 //! nearly empty grids, so the staged search counts privately (a [`tally::Trial`]) and is given
-//! up after `STAGED_NODES` nodes (2^15, a few milliseconds); plain searches then start
+//! up after `STAGED_NODES` nodes (2^13, about a millisecond); plain searches then start
 //! again, bounded and each with the digits in another order (a relabelled state: one value
 //! order can hide the solutions of a puzzle that has millions), the last one unbounded. A state
 //! with 16 filled cells or fewer cannot have one solution (no 16-clue puzzle has): its check

@@ -367,7 +367,13 @@ pub(super) const STAGED_LIMIT: u64 = 2;
 pub(super) const CELL_NODES: u64 = 16;
 
 /// Nodes a staged search may take in all before it starts again, plain (see the module docs).
-pub(super) const STAGED_NODES: u64 = 1 << 15;
+/// The most any puzzle of the 17-clue, top1465, forum-hardest and serg sets takes is 1,905
+/// (their guesses are the same at 2^13 as at 2^15, the bound before); a puzzle that thrashes
+/// loses less: ISS's "Classic sudoku, was slow (3)" 36,892 guesses (4.2 ms) at 2^15, 9,244
+/// (1.1 ms) at 2^13; the worst of 12,000 made puzzles of 16–19 givens in the top rows (many
+/// solutions) 13,939 to 9,240; 12,000 of 14–16 givens anywhere (their restarts' bounds are
+/// eighths of this one) 333,376 guesses in all to 318,016, the worst 20,501 to 5,141.
+pub(super) const STAGED_NODES: u64 = 1 << 13;
 
 /// The fewest filled cells of a 9×9 with one solution: no puzzle of 16 clues has one (McGuire,
 /// Tugemann and Civario, 2014, by exhaustive search), and a state is a puzzle whose clues are
@@ -430,8 +436,8 @@ pub(super) const RESTART_ORDERS: [[u8; 9]; 4] = [
 /// "Classic sudoku, was slow (3)": 244,541 nodes to find two of its 148 million solutions; 30
 /// with most other orders). Each search is bounded, counted privately and tries the digits in
 /// another order (the state relabelled: the count does not depend on the labels), the bound
-/// growing fourfold from an eighth of the staged one (4 k, 16 k, 64 k nodes); the last search
-/// is not bounded. A tree that must be walked whole costs at most those 84 k nodes more.
+/// growing fourfold from an eighth of the staged one (1 k, 4 k, 16 k nodes); the last search
+/// is not bounded. A tree that must be walked whole costs at most those 21 k nodes more.
 fn restarts<I: Isa, S: Sink>(
     isa: I,
     st: &Nine,

@@ -206,7 +206,8 @@ fn staged_checks_agree_with_the_plain_search() {
 
 /// ISS's "Classic sudoku, was slow (3)": 148,357,268 solutions, but the digits in their own
 /// order lead the plain search into a subtree without any for 244,541 nodes. The restarts
-/// (another digit order, bounded) find two within the staged allowance and a few thousand more.
+/// (another digit order, bounded) find two within the staged allowance and about a thousand
+/// more.
 #[test]
 fn restarts_find_solutions_a_digit_order_hides() {
     on_search_stack(|| {
