@@ -1035,7 +1035,7 @@ impl Engine for Generic {
         ctx: &mut Ctx<'_, S>,
         weight: f64,
     ) -> (ControlFlow<()>, Option<Vec<(Generic, f64)>>) {
-        if self.t.priority.is_empty() {
+        if !self.resumes() {
             return (self.search(ctx, weight), None);
         }
         let scratch = Scratch::new(&self.t, &self.st);
@@ -1044,7 +1044,7 @@ impl Engine for Generic {
     }
 
     fn resumes(&self) -> bool {
-        // As `search_resumable`: where the rules' conflict scores choose.
+        // Where the rules' conflict scores choose.
         !self.t.priority.is_empty()
     }
 

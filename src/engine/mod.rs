@@ -67,8 +67,9 @@ pub trait Engine: Sized + Clone + Send + Sync {
         (self.search(ctx, weight), None)
     }
 
-    /// Whether [`Engine::search_resumable`] keeps what is left (then a serial try that runs out
-    /// of nodes loses nothing, and may be short: see `solver::serial_budget`).
+    /// Whether [`Engine::search_resumable`] keeps what is left: it returns `Some` exactly
+    /// then. A serial try that runs out of nodes then loses nothing, and may be short (see
+    /// `solver::serial_budget`).
     fn resumes(&self) -> bool {
         false
     }

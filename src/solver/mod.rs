@@ -674,6 +674,11 @@ fn try_serially<E: Engine, S: Sink>(
 ) -> (Stats, Option<Vec<(E, f64)>>) {
     let mut ctx = Ctx::new(sink, shared).with_bands(plan);
     let (_, rest) = root.search_resumable(&mut ctx, 1.0);
+    debug_assert_eq!(
+        rest.is_some(),
+        root.resumes(),
+        "the try's budget assumed otherwise"
+    );
     (ctx.stats, rest)
 }
 

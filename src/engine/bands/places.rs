@@ -85,7 +85,7 @@ impl Places {
             *p = cols.pow(s as u32) as u8;
         }
         let bands = n / rows;
-        let mut free = vec![(1u64 << n) - 1; bands];
+        let mut free = vec![crate::shape::all_digits(n); bands];
         let mut given = vec![Vec::new(); bands];
         for b in 0..bands {
             let mut rows_of = [0u32; 64];
