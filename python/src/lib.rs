@@ -88,7 +88,7 @@ fn count(
     threads: Option<usize>,
 ) -> PyResult<u128> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let outcomes = run_items(py, 1, limit, threads, |_, options| {
         count_solutions(&puzzle, options)
     })?;
@@ -105,7 +105,7 @@ fn solve(
     threads: Option<usize>,
 ) -> PyResult<Option<String>> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let answers = run_items(py, 1, Some(1), threads, |_, options| {
         first_solution(&puzzle, options)
     })?;
@@ -132,7 +132,7 @@ fn candidates(
         return Err(PyValueError::new_err("cap must be at least 1"));
     }
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let found = on_worker(py, None, threads, |options| {
         sudoku_enum::candidates(&puzzle, options, cap)
     })?;
@@ -161,7 +161,7 @@ fn solutions(
     threads: Option<usize>,
 ) -> PyResult<stream::Solutions> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    stream::Solutions::start(puzzle, limit, thread_count(threads)?)
+    stream::Solutions::start(puzzle, limit, thread_count(threads))
 }
 
 /// Verdict codes of a list of puzzle texts.
@@ -197,7 +197,7 @@ fn check<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let codes = check_codes(py, puzzles, shape_arg(shape)?, thread_count(threads)?)?;
+    let codes = check_codes(py, puzzles, shape_arg(shape)?, thread_count(threads))?;
     let words = VERDICTS.map(|w| PyString::intern(py, w));
     PyList::new(py, codes.iter().map(|&c| &words[usize::from(c)]))
 }
@@ -234,7 +234,7 @@ fn check_array<'py>(
     threads: Option<usize>,
     solutions: bool,
 ) -> PyResult<CodesAndGrids<'py>> {
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut codes = Vec::with_capacity(rows);
@@ -283,7 +283,7 @@ fn solve_array<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let threads = thread_count(threads)?;
+    let threads = thread_count(threads);
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut grids = vec![0u8; rows * width];

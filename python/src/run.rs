@@ -19,7 +19,7 @@
 //! At most about [`SLICE`] × 2 of work is done twice per long item, and a signal is seen within
 //! about [`SLICE`] × 2 + [`POLL`].
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -40,14 +40,12 @@ const FIRST_SLICE_PER_THREAD: usize = 64;
 /// The largest parallel inline slice.
 const MAX_SLICE_ITEMS: usize = 1 << 16;
 
-/// Worker threads: as asked (at least 1), or every core the process may use.
-pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
+/// Worker threads: as asked, or (`None` or 0, as the CLI reads `-j 0`) every core the process
+/// may use.
+pub fn thread_count(requested: Option<usize>) -> usize {
     match requested {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => {
-            Ok(*CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
-        }
+        Some(n) if n > 0 => n,
+        _ => *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
 

@@ -90,7 +90,7 @@ def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = N
     """The verdict of each puzzle: ``"unique"``, ``"multiple"``, ``"unsolvable"`` or ``"invalid"``.
 
     Each puzzle is counted up to 2 solutions, as ``sudoku-enum check`` does. The GIL is released
-    and the puzzles are shared among ``threads`` workers (default: every core); the answers
+    and the puzzles are shared among ``threads`` workers (default, or 0: every core); the answers
     are in input order.
 
     Args:
@@ -98,7 +98,7 @@ def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = N
             trailing line end is allowed, so ``check(open(path))`` works on a file of one-line
             puzzles without comment lines.
         box: ``(rows, cols)`` of a box, for shapes the size does not tell.
-        threads: worker threads (default: every core).
+        threads: worker threads (default, or 0: every core).
 
     Raises:
         ParseError: a puzzle could not be read (``index`` says which).
@@ -120,8 +120,8 @@ def count(
     """The number of solutions of ``puzzle``, exactly; with ``limit``, at most ``limit``.
 
     A puzzle whose givens clash has 0 solutions (``check`` calls it ``"invalid"``). Counting
-    runs on ``threads`` workers (default: every core) once it turns out to take more than a few
-    milliseconds; Ctrl-C stops it with ``KeyboardInterrupt``.
+    runs on ``threads`` workers (default, or 0: every core) once it turns out to take more than
+    a few milliseconds; Ctrl-C stops it with ``KeyboardInterrupt``.
 
     >>> count("." * 16)
     288
@@ -178,7 +178,7 @@ def solutions(
     searches at most a few hundred solutions ahead of the reader, so iterating over billions
     costs no memory; dropping the iterator, ``close()``, or leaving a ``with`` block stops the
     worker. With one thread (the default) the order is the search order and repeatable; with
-    more, the tree is split among them and the order varies.
+    more (0: every core), the tree is split among them and the order varies.
 
     >>> len(list(solutions("1234" + "." * 12)))   # 288 / 4! grids begin with 1234
     12

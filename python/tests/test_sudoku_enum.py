@@ -70,6 +70,8 @@ def test_count_threads_agree():
     puzzle, expected = MULTI_TRUTH[-1]
     assert se.count(puzzle, threads=2) == expected
     assert se.count(puzzle, threads=3) == expected
+    # 0, as the CLI's `-j 0`: every core.
+    assert se.count(puzzle, threads=0) == expected
 
 
 def test_count_limit_is_exact():
@@ -117,6 +119,7 @@ def test_check_threads_agree_with_one_thread():
     one = se.check(batch, threads=1)
     assert se.check(batch, threads=2) == one
     assert se.check(batch, threads=4) == one
+    assert se.check(batch, threads=0) == one
     assert one[:9] == ["unsolvable"] + ["multiple"] * 8
 
 
@@ -182,8 +185,8 @@ def test_wrong_types():
         se.check([TOP1, 5])
     with pytest.raises(TypeError):
         se.count(5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="threads"):
-        se.check([TOP1], threads=0)
+    with pytest.raises(OverflowError):
+        se.check([TOP1], threads=-1)
     with pytest.raises(ValueError, match="limit"):
         se.count(TOP1, limit=-1)
 
