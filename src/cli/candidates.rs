@@ -198,7 +198,8 @@ fn write_json<W: Write>(
         "counts": cells.map(|cell| c.digits(cell).into_iter().map(|d| c.count(cell, d)).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "searches": c.searches,
         "nodes": c.stats.nodes,
-        "time_ms": secs * 1e3,
+        // Microseconds, as `check --json` and `estimate --json` round theirs.
+        "time_ms": (secs * 1e6).round() / 1e3,
     });
     if let Some(conflict) = &c.conflict {
         obj["error"] = json!(conflict.to_string());
