@@ -55,8 +55,8 @@ pub use rules::{Rule, Rules};
 pub use shape::{Shape, ShapeError, MAX_SIDE};
 pub use sink::{CollectSink, CountSink, FnSink, Sink, Stats};
 pub use solver::{
-    count, is_unique, search, solutions, solve, start_global_pool, Cancel, CountBy, Options,
-    Outcome, Progress, StopReason, Verdict, SEARCH_STACK,
+    count, is_unique, search, solutions, solve, start_global_pool, worker_threads, Cancel, CountBy,
+    Options, Outcome, Progress, StopReason, Verdict, SEARCH_STACK,
 };
 
 /// The engines and the search's moving parts, for the project's own tests, benchmarks and

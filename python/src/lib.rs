@@ -15,10 +15,11 @@ use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use run::{on_worker, run_items, thread_count};
+use run::{on_worker, run_items};
 use std::ops::ControlFlow;
 use sudoku_enum::{
-    count as count_solutions, search, Options, Outcome, Puzzle, Shape, Sink, Verdict,
+    count as count_solutions, search, worker_threads, Options, Outcome, Puzzle, Shape, Sink,
+    Verdict,
 };
 
 /// Verdict codes, in the order of `VERDICTS`: a code below 3 is the number of solutions capped
@@ -88,7 +89,7 @@ fn count(
     threads: Option<usize>,
 ) -> PyResult<u128> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads);
+    let threads = worker_threads(threads);
     let outcomes = run_items(py, 1, limit, threads, |_, options| {
         count_solutions(&puzzle, options)
     })?;
@@ -105,7 +106,7 @@ fn solve(
     threads: Option<usize>,
 ) -> PyResult<Option<String>> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads);
+    let threads = worker_threads(threads);
     let answers = run_items(py, 1, Some(1), threads, |_, options| {
         first_solution(&puzzle, options)
     })?;
@@ -132,7 +133,7 @@ fn candidates(
         return Err(PyValueError::new_err("cap must be at least 1"));
     }
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = thread_count(threads);
+    let threads = worker_threads(threads);
     let found = on_worker(py, None, threads, |options| {
         sudoku_enum::candidates(&puzzle, options, cap)
     })?;
@@ -161,7 +162,7 @@ fn solutions(
     threads: Option<usize>,
 ) -> PyResult<stream::Solutions> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    stream::Solutions::start(puzzle, limit, thread_count(threads))
+    stream::Solutions::start(puzzle, limit, worker_threads(threads))
 }
 
 /// Verdict codes of a list of puzzle texts.
@@ -197,7 +198,7 @@ fn check<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let codes = check_codes(py, puzzles, shape_arg(shape)?, thread_count(threads))?;
+    let codes = check_codes(py, puzzles, shape_arg(shape)?, worker_threads(threads))?;
     let words = VERDICTS.map(|w| PyString::intern(py, w));
     PyList::new(py, codes.iter().map(|&c| &words[usize::from(c)]))
 }
@@ -234,7 +235,7 @@ fn check_array<'py>(
     threads: Option<usize>,
     solutions: bool,
 ) -> PyResult<CodesAndGrids<'py>> {
-    let threads = thread_count(threads);
+    let threads = worker_threads(threads);
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut codes = Vec::with_capacity(rows);
@@ -283,7 +284,7 @@ fn solve_array<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let threads = thread_count(threads);
+    let threads = worker_threads(threads);
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut grids = vec![0u8; rows * width];

@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use sudoku_enum::{Cancel, Options, Outcome, StopReason};
 
@@ -39,19 +39,6 @@ const FIRST_SLICE_PER_THREAD: usize = 64;
 
 /// The largest parallel inline slice.
 const MAX_SLICE_ITEMS: usize = 1 << 16;
-
-/// Worker threads: as asked, or (`None` or 0, as the CLI reads `-j 0`) every core the process
-/// may use.
-pub fn thread_count(requested: Option<usize>) -> usize {
-    match requested {
-        Some(n) if n > 0 => n,
-        _ => *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
-/// The cores the process may use, read once: asking costs some microseconds (cgroup files),
-/// more than a whole small search.
-static CORES: OnceLock<usize> = OnceLock::new();
 
 // ---------------------------------------------------------------------------------------------
 // Thread pools

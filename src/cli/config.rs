@@ -48,7 +48,7 @@ pub struct Config {
 impl Config {
     /// The settings of `job` from its common options, with this solution limit.
     pub fn new(job: Job, common: Common, limit: Option<u64>) -> Config {
-        let threads = thread_count(common.threads);
+        let threads = sudoku_enum::worker_threads(common.threads);
         let files = or_stdin(&common.files);
         Config {
             job,
@@ -81,29 +81,5 @@ impl Config {
             engine: self.engine,
             count_by: self.count_by,
         }
-    }
-}
-
-/// The worker count: as asked, or every core.
-pub fn thread_count(requested: Option<usize>) -> usize {
-    match requested {
-        Some(n) if n > 0 => n,
-        // None or 0 (as ripgrep reads `-j 0`): every core.
-        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thread_count;
-
-    /// `-j N` is N workers; no `-j`, and `-j 0` as ripgrep reads it, every core (it was one).
-    #[test]
-    fn zero_threads_means_every_core() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(thread_count(None), cores);
-        assert_eq!(thread_count(Some(0)), cores);
-        assert_eq!(thread_count(Some(1)), 1);
-        assert_eq!(thread_count(Some(3)), 3);
     }
 }

@@ -2,7 +2,6 @@
 //! (Knuth 1975, see [`sudoku_enum::estimate`]), the time calibrated by short real counts.
 
 use super::args::EstimateArgs;
-use super::config::thread_count;
 use super::input::for_each_puzzle;
 use super::progress::{note, Bar, TermOut, Trend};
 use super::report::plural;
@@ -125,7 +124,7 @@ pub fn trial(puzzle: &Puzzle, engine: EngineChoice, threads: usize, secs: f64) -
 
 /// `sudoku-enum estimate`.
 pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
-    let threads = thread_count(args.threads);
+    let threads = sudoku_enum::worker_threads(args.threads);
     let engine = EngineChoice::from(args.engine);
     let options = EstimateOptions {
         samples: args.samples.max(1),

@@ -31,7 +31,7 @@ mod split;
 pub mod status;
 
 use args::{Cli, Command};
-use config::{thread_count, Config};
+use config::Config;
 use report::Job;
 use status::{exit, Fatal};
 
@@ -139,7 +139,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Merge(_) | Command::Completions { .. } | Command::Man => (None, false),
     };
     if let Some(requested) = threads {
-        let n = thread_count(requested);
+        let n = sudoku_enum::worker_threads(requested);
         if !searches {
             if let Err(e) = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)

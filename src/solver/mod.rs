@@ -27,6 +27,18 @@ use crate::sink::{CollectSink, CountSink, Sink, Stats};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+/// The worker threads a front end runs for `requested`: as asked, or (`None`, or 0 as ripgrep
+/// reads `-j 0`) every core the process may use. The cores are read once: asking costs some
+/// microseconds (cgroup files), more than a whole small search. The command line and the Python
+/// package both ask here.
+pub fn worker_threads(requested: Option<usize>) -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    match requested {
+        Some(n) if n > 0 => n,
+        _ => *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// How to search: how many threads, when to stop, and a handle to stop it from outside.
 ///
 /// ```
@@ -845,6 +857,16 @@ mod tests {
                 assert_eq!(distinct.len(), want);
             }
         });
+    }
+
+    /// `-j N` is N workers; no `-j`, and `-j 0` as ripgrep reads it, every core (it was one).
+    #[test]
+    fn zero_threads_means_every_core() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(worker_threads(None), cores);
+        assert_eq!(worker_threads(Some(0)), cores);
+        assert_eq!(worker_threads(Some(1)), 1);
+        assert_eq!(worker_threads(Some(3)), 3);
     }
 
     /// Where rules choose the branches, a search of a few thousand nodes splits: its serial try
