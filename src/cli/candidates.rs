@@ -2,6 +2,7 @@
 
 use super::config::Config;
 use super::input::{for_each_input, report_bad, InputErrors, Record};
+use super::report::millis;
 use super::status::{exit_for, Fatal, CANCEL};
 use serde_json::json;
 use std::io::{self, Write};
@@ -198,8 +199,7 @@ fn write_json<W: Write>(
         "counts": cells.map(|cell| c.digits(cell).into_iter().map(|d| c.count(cell, d)).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "searches": c.searches,
         "nodes": c.stats.nodes,
-        // Microseconds, as `check --json` and `estimate --json` round theirs.
-        "time_ms": (secs * 1e6).round() / 1e3,
+        "time_ms": millis(secs),
     });
     if let Some(conflict) = &c.conflict {
         obj["error"] = json!(conflict.to_string());

@@ -4,7 +4,7 @@
 use super::args::EstimateArgs;
 use super::input::for_each_puzzle;
 use super::progress::{note, Bar, TermOut, Trend};
-use super::report::plural;
+use super::report::{millis, plural};
 use super::status::{exit_for, Fatal, CANCEL};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -201,7 +201,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     m.insert("trial_s".into(), json!(t.secs));
                     m.insert("trial_done".into(), json!(t.done));
                 }
-                m.insert("time_ms".into(), json!((probe_secs * 1e6).round() / 1e3));
+                m.insert("time_ms".into(), json!(millis(probe_secs)));
                 writeln!(out, "{}", Value::Object(m))?;
             } else {
                 let mut line = if est.exact {

@@ -339,11 +339,13 @@ pub fn json(job: Job, a: &Answer<'_>, limit: Option<u64>) -> Value {
     }
     m.insert("nodes".into(), json!(o.stats.nodes));
     m.insert("guesses".into(), json!(o.stats.guesses));
-    m.insert(
-        "time_ms".into(),
-        json!((a.elapsed.as_secs_f64() * 1e6).round() / 1e3),
-    );
+    m.insert("time_ms".into(), json!(millis(a.elapsed.as_secs_f64())));
     Value::Object(m)
+}
+
+/// `secs` as the JSON outputs' `time_ms`: milliseconds, rounded to the microsecond.
+pub fn millis(secs: f64) -> f64 {
+    (secs * 1e6).round() / 1e3
 }
 
 /// A JSON object for an input that could not be read.
