@@ -64,7 +64,7 @@ impl Sandwich {
     fn run_sets<M: Masks>(&self, sets: &[Vec<u64>], m: &mut M) -> Result<bool, Contradiction> {
         let n = self.n;
         let (one, top) = (1u64, 1u64 << (n - 1));
-        let middle = ((1u64 << n) - 1) & !(one | top);
+        let middle = crate::shape::all_digits(n) & !(one | top);
         let mut masks = [0u64; crate::shape::MAX_SIDE];
         for (i, &c) in self.cells.iter().enumerate() {
             masks[i] = m.mask(usize::from(c));
