@@ -375,6 +375,13 @@ const PLAIN_FAR: f64 = (1u64 << 17) as f64;
 /// ([`choose_turn`]), and per round of the further dives for close estimates.
 const ORIENT_PROBES: usize = 24;
 
+/// Dives per orientation before the turns far dearer than the best are dropped (see
+/// [`choose_turn`]; on boards of three bands, whose estimates are fitted). Of the six turns
+/// of a sparse 9×9 puzzle none to four are dropped (about two on average): on 60 sparse
+/// puzzles with 10⁴–5·10⁷ solutions no count took 0.1% more instructions (callgrind), and
+/// they took 1–1.6% fewer in all (up to 11% on the smaller counts).
+const ORIENT_FIRST: usize = 8;
+
 /// The share of the best turn's estimated cost that further dives may take (see
 /// [`choose_turn`]): close estimates get more dives only where the count is worth it.
 const ORIENT_SHARE: f64 = 0.03;
@@ -440,21 +447,18 @@ fn count_by_bands<S: Sink + Send>(
         return Some(stats);
     }
     shared.reset();
-    let best = choose_turn(puzzle, options);
-    if best
-        .as_ref()
-        .is_none_or(|(cost, _)| *cost > PLAIN_NODE_COST * plain_nodes)
-    {
+    let best =
+        choose_turn(puzzle, options).filter(|(cost, ..)| *cost <= PLAIN_NODE_COST * plain_nodes);
+    let Some((_, turned, mut plan)) = best else {
         // Counting by bands looks dearer than the plain search (sparse givens on boards whose
         // first band has many fillings): search plainly, as `CountBy::Search` does.
         return with_engine!(puzzle, options.engine, |root| {
             run_engine(&root, puzzle.shape(), options, shared, sink, None)
         });
-    }
-    let turned = best.map_or_else(|| puzzle.clone(), |(_, p)| p);
+    };
+    plan.make_keys();
     with_engine!(&turned, options.engine, |root| {
-        let plan = Plan::new(turned.shape(), &root.values());
-        run_engine(&root, puzzle.shape(), options, shared, sink, plan.as_ref())
+        run_engine(&root, puzzle.shape(), options, shared, sink, Some(&plan))
     })
 }
 
@@ -510,12 +514,14 @@ fn plain_attempt<E: Engine>(root: &E, shape: Shape, shared: &Shared) -> Attempt 
 }
 
 /// The orientation of `puzzle` to count by bands ([`bands::orientations`]) with the least
-/// estimated cost, and that cost; `None` when none can be counted so. Every turn gets
-/// [`ORIENT_PROBES`] dives first; then, while another turn's estimate is within one standard
+/// estimated cost, that cost and its plan (without keys, see [`Plan::unkeyed`]); `None` when
+/// none can be counted so. Every turn gets [`ORIENT_FIRST`] dives; the turns whose estimate
+/// exceeds the best's by more than two standard errors (each side's) are dropped, and the rest
+/// get [`ORIENT_PROBES`] in all; then, while another turn's estimate is within one standard
 /// error of the best's (each side's error counted), those turns and the best get as many
 /// again, as long as the dives stay within [`ORIENT_SHARE`] of the best estimate and
 /// [`ORIENT_MOST`] in all.
-fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle)> {
+fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)> {
     struct Turn {
         puzzle: Puzzle,
         plan: Option<Plan>,
@@ -529,28 +535,43 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle)> {
             estimate: Estimate::new(1),
         })
         .collect();
-    let dive = |t: &mut Turn| {
+    let dive = |t: &mut Turn, dives: usize| {
         let dived = with_engine!(&t.puzzle, options.engine, |root| {
             if t.plan.is_none() {
-                t.plan = Plan::new(t.puzzle.shape(), &root.values());
+                t.plan = Plan::unkeyed(t.puzzle.shape(), &root.values());
             }
             t.plan
                 .as_ref()
-                .map(|plan| t.estimate.dive(&root, plan, ORIENT_PROBES))
+                .map(|plan| t.estimate.dive(&root, plan, dives))
         });
         if dived.flatten().is_none() {
             t.estimate = Estimate::infinite();
         }
     };
-    turns.iter_mut().for_each(dive);
-    let mut spent = 0.0;
-    loop {
-        let best = (0..turns.len()).min_by(|&i, &j| {
+    let least = |turns: &[Turn]| {
+        (0..turns.len()).min_by(|&i, &j| {
             turns[i]
                 .estimate
                 .mean()
                 .total_cmp(&turns[j].estimate.mean())
-        })?;
+        })
+    };
+    // A first round of dives, then the turns far dearer than the best (by two standard errors
+    // of each) are dropped before the rest get the full round.
+    for t in &mut turns {
+        dive(t, ORIENT_FIRST);
+    }
+    let best = &turns[least(&turns)?].estimate;
+    let bound = best.mean() + 2.0 * best.error();
+    if bound.is_finite() && turns.iter().all(|t| t.estimate.fitted()) {
+        turns.retain(|t| t.estimate.mean() - 2.0 * t.estimate.error() <= bound);
+    }
+    for t in &mut turns {
+        dive(t, ORIENT_PROBES - ORIENT_FIRST);
+    }
+    let mut spent = 0.0;
+    loop {
+        let best = least(&turns)?;
         let (mean, error) = (turns[best].estimate.mean(), turns[best].estimate.error());
         let rivals: Vec<usize> = (0..turns.len())
             .filter(|&i| {
@@ -563,10 +584,13 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle)> {
         let budget = (ORIENT_SHARE * mean).min(ORIENT_MOST);
         if !mean.is_finite() || !close || spent + more > budget {
             let t = turns.swap_remove(best);
-            return mean.is_finite().then_some((mean, t.puzzle));
+            return match (mean.is_finite(), t.plan) {
+                (true, Some(plan)) => Some((mean, t.puzzle, plan)),
+                _ => None,
+            };
         }
         for i in rivals.into_iter().chain([best]) {
-            dive(&mut turns[i]);
+            dive(&mut turns[i], ORIENT_PROBES);
         }
         spent += more;
     }
@@ -913,7 +937,7 @@ mod tests {
         let p = nine(
             "...71.....................6....6........8.7..2..179..3.6.....5...8...6....26..8..",
         );
-        let (_, turned) = choose_turn(&p, &Options::default()).expect("three bands");
+        let (_, turned, _) = choose_turn(&p, &Options::default()).expect("three bands");
         assert_eq!(turned, bands::orientations(&p)[1].apply(&p));
     }
 

@@ -162,8 +162,20 @@ static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl Plan {
     /// The plan for a puzzle of `shape` with these values (0 = open): typically the propagated
-    /// root state of the turned puzzle. `None` for a board of a single band.
+    /// root state of the turned puzzle. `None` for a board of a single band. (The count makes
+    /// its plan in two steps, see [`Plan::unkeyed`].)
+    #[cfg(test)]
     pub(crate) fn new(shape: Shape, values: &[u8]) -> Option<Plan> {
+        let mut plan = Plan::unkeyed(shape, values)?;
+        plan.make_keys();
+        Some(plan)
+    }
+
+    /// [`Plan::new`] without the table that [`Places`] keys are summed from, which only
+    /// counting needs: enough to estimate the turn's cost ([`Estimate::dive`]), and cheaper
+    /// (of the six turns of a 9×9 puzzle only the chosen one is counted). [`Plan::make_keys`]
+    /// completes it.
+    pub(crate) fn unkeyed(shape: Shape, values: &[u8]) -> Option<Plan> {
         let (rows, cols, n) = (shape.box_rows(), shape.box_cols(), shape.side());
         let bands = n / rows;
         if bands < 2 {
@@ -241,6 +253,13 @@ impl Plan {
             words: (n * n).div_ceil(64),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
         })
+    }
+
+    /// Make what counting needs that [`Plan::unkeyed`] left out.
+    pub(crate) fn make_keys(&mut self) {
+        if let Some(p) = &mut self.places {
+            p.make_keys();
+        }
     }
 
     /// Rows of a band.

@@ -41,8 +41,11 @@ pub(super) struct Places {
     /// field; the fourth word is 0), in chunks of 32 places: `parts[(b * n + d) * chunks + p /
     /// 32][p % 32]`. A key is the sum of its digits' parts (fields never overflow, so adding
     /// is placing). With at most 32 places (9×9 and smaller) a digit's parts are one chunk,
-    /// indexed without bounds checks.
+    /// indexed without bounds checks. Empty until [`Places::make_keys`]: the plans that only
+    /// estimate a turn's cost never make a key.
     parts: Vec<[Part; 32]>,
+    /// Bands of the board.
+    bands: usize,
     /// Chunks of a digit's parts (`places` / 32, rounded up).
     chunks: usize,
 }
@@ -104,7 +107,7 @@ impl Places {
                 .map(|d| (d as u8, rows_of[d]))
                 .collect();
         }
-        let mut out = Places {
+        let out = Places {
             pow,
             cbits,
             hist_bits,
@@ -117,10 +120,17 @@ impl Places {
             n,
             places,
             parts: Vec::new(),
+            bands,
             chunks: places.div_ceil(32),
         };
-        out.parts = out.make_parts(bands);
         Some(out)
+    }
+
+    /// Make the table of digits' parts that [`Places::key`] sums (once).
+    pub(super) fn make_keys(&mut self) {
+        if self.parts.is_empty() {
+            self.parts = self.make_parts(self.bands);
+        }
     }
 
     /// The table of digits' parts of keys (see [`Places::parts`]), made by the definition of
@@ -167,6 +177,7 @@ impl Places {
     /// The key of band `b` whose digits have the places `places` (byte `d`), into `key`.
     #[inline(always)]
     pub(super) fn key(&self, b: usize, places: u128, key: &mut [u64; KEY_WORDS]) {
+        debug_assert!(!self.parts.is_empty(), "keys made (make_keys)");
         let place = places.to_le_bytes();
         let (n, chunks) = (self.n, self.chunks);
         let parts = &self.parts[b * n * chunks..(b + 1) * n * chunks];
@@ -390,9 +401,10 @@ mod tests {
                     let cell = rng.below(n * n);
                     fixed[cell] = 1 << rng.below(n);
                 }
-                let Some(p) = Places::new(rows, cols, n, &fixed) else {
+                let Some(mut p) = Places::new(rows, cols, n, &fixed) else {
                     continue;
                 };
+                p.make_keys();
                 for b in 0..n / rows {
                     for _ in 0..50 {
                         let mut bytes = [0u8; 16];
