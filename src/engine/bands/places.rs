@@ -269,6 +269,13 @@ fn sum_parts<'a>(digits: impl Iterator<Item = (&'a [Part; 32], &'a u8)>) -> Part
 #[repr(align(64))]
 struct Line([[u64; 4]; 2]);
 
+// SAFETY: words only (all zero is `Line::default()`); `Copy`, so no drop glue.
+unsafe impl pages::Zeroable for Line {
+    fn zero() -> Line {
+        Line::default()
+    }
+}
+
 /// The count in a slot's last word is marked by this bit (a slot without it is free).
 const TAKEN: u64 = 1 << 63;
 
@@ -295,7 +302,7 @@ impl Cache {
         let n =
             (2 * pages::first_len(std::mem::size_of::<Line>(), 1 << 11, max_lines)).min(max_lines);
         Cache {
-            lines: Slab::filled(n, Line::default()),
+            lines: Slab::zeroed(n),
             mask: n - 1,
             put: 0,
             max_lines,
@@ -363,7 +370,7 @@ impl Cache {
     #[cold]
     fn grow(&mut self) {
         let n = 2 * (self.mask + 1);
-        let old = std::mem::replace(&mut self.lines, Slab::filled(n, Line::default()));
+        let old = std::mem::replace(&mut self.lines, Slab::zeroed(n));
         self.mask = n - 1;
         self.put = 0;
         for s in old.iter().flat_map(|l| l.0.iter()) {

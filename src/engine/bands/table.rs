@@ -126,10 +126,9 @@ fn index(tag: u64, key: &[u64], mask: usize) -> usize {
     (h >> 32) as usize & mask
 }
 
-/// `len` zero words, written out (on huge pages where advised): a table is read before it is
-/// written, and fresh zero pages mapped for a read take a second fault at the first write.
+/// `len` zero words (on huge pages where advised, see [`Slab::zeroed`]).
 fn zeroed(len: usize) -> Slab<u64> {
-    Slab::filled(len, 0)
+    Slab::zeroed(len)
 }
 
 fn prev_power_of_two(x: usize) -> usize {
@@ -149,7 +148,7 @@ fn prev_power_of_two(x: usize) -> usize {
 pub(crate) struct SharedTable {
     words: usize,
     mask: usize,
-    slots: Vec<AtomicU64>,
+    slots: Slab<AtomicU64>,
 }
 
 impl SharedTable {
@@ -160,7 +159,7 @@ impl SharedTable {
         SharedTable {
             words,
             mask: n - 1,
-            slots: (0..n * stride).map(|_| AtomicU64::new(0)).collect(),
+            slots: Slab::zeroed(n * stride),
         }
     }
 
