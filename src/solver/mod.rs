@@ -187,7 +187,7 @@ const RESUMED_PER_WORKER: usize = 64;
 
 /// The nodes of this search's serial try: [`serial_budget`]'s, or in tests what
 /// [`TRY_BUDGET`] says on this thread (and then the workers flush, and may stop, at every node).
-fn try_budget(shape: Shape, resumes: bool, _shared: &Shared) -> u64 {
+fn try_budget(shape: Shape, resumes: bool, bands: bool, _shared: &Shared) -> u64 {
     #[cfg(test)]
     if let Some(nodes) = TRY_BUDGET.get() {
         _shared
@@ -195,7 +195,12 @@ fn try_budget(shape: Shape, resumes: bool, _shared: &Shared) -> u64 {
             .store(1, std::sync::atomic::Ordering::Relaxed);
         return nodes;
     }
-    serial_budget(shape, resumes)
+    let budget = serial_budget(shape, resumes);
+    if bands {
+        budget.min(BANDS_TRY)
+    } else {
+        budget
+    }
 }
 
 #[cfg(test)]
@@ -217,6 +222,14 @@ fn serial_budget(shape: Shape, resumes: bool) -> u64 {
     }
     ((1u64 << 22) / shape.cells() as u64).clamp(2048, 50_000)
 }
+
+/// The serial try of a count by bands (the nodes of its search and its tails' combinations,
+/// see `bands::Watch`): the plain attempt before it has shown that its tree is not small, and
+/// the try is thrown away when it runs out. With 50,000 (the 9×9 budget) a sparse count that
+/// takes 30–130 ms on one thread took as long on two, or longer (most of its work done in the
+/// try, then again split); with 8,192, 1.2–1.4 times faster than on one thread (this project's
+/// 2-core machine, wall time), and a batch of 150 small 6×6 counts as fast as before.
+const BANDS_TRY: u64 = 8192;
 
 /// The serial try where the engine keeps what it left: a node with rules costs up to about
 /// 30 µs (50,000 of a hard killer took a second). On this project's 2-core machine, every ISS
@@ -613,7 +626,10 @@ fn run_engine<E: Engine, S: Sink + Send>(
     // what it finds to itself. A try that runs out of nodes is thrown away, unless the engine
     // kept what it left (see `Engine::search_resumable`): then what it found stands, and only
     // the rest is split.
-    shared.set_node_budget(try_budget(shape, root.resumes(), shared));
+    if plan.is_some() {
+        shared.share_tables();
+    }
+    shared.set_node_budget(try_budget(shape, root.resumes(), plan.is_some(), shared));
     let (tried, grids, counted, rest) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
         let (stats, rest) = try_serially(root, shared, &mut collect, None);

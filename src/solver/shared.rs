@@ -132,6 +132,9 @@ pub struct Shared<'a> {
     /// unless the caller gave counters to watch (`progress`).
     own: Counters,
     progress: Option<&'a Progress>,
+    /// Counting by bands keeps its counts in the tables the workers share (see
+    /// [`Shared::share_tables`]).
+    shares_tables: AtomicBool,
     /// Tests: the workers flush every this many nodes (see `Ctx::node`).
     #[cfg(test)]
     pub(crate) flush_every: std::sync::atomic::AtomicU32,
@@ -149,6 +152,7 @@ impl<'a> Shared<'a> {
             node_budget: AtomicU64::new(u64::MAX),
             own: Counters::default(),
             progress: None,
+            shares_tables: AtomicBool::new(false),
             #[cfg(test)]
             flush_every: std::sync::atomic::AtomicU32::new(super::ctx::FLUSH_EVERY),
         }
@@ -193,6 +197,19 @@ impl<'a> Shared<'a> {
     /// [`reset`]: Shared::reset
     pub fn mark_split(&self) {
         self.counters().split.store(true, Relaxed);
+    }
+
+    /// Have counting by bands keep its counts in the tables its workers share, from the serial
+    /// try on (a search that will split): what the try counted then stands for the workers
+    /// (the try itself is thrown away when it runs out).
+    pub(crate) fn share_tables(&self) {
+        self.shares_tables.store(true, Relaxed);
+    }
+
+    /// Whether counting by bands keeps its counts in the shared tables: the search is split,
+    /// or its try comes before a split ([`Shared::share_tables`]).
+    pub(crate) fn tables_shared(&self) -> bool {
+        self.shares_tables.load(Relaxed) || self.is_split()
     }
 
     /// The solution limit.

@@ -296,6 +296,7 @@ impl Plan {
                 ticks: work.ticks,
                 stopped: false,
             };
+            work.split = shared.tables_shared();
             let count = self.count(work, k, rem, &mut watch);
             work.ticks = watch.ticks;
             match count {
@@ -374,7 +375,7 @@ impl Plan {
         let tag = self.tag(b, 1);
         // A split search's workers share the counts below boundaries; one thread keeps them in
         // its own table (plain words, no atomics).
-        let split = watch.shared.is_split();
+        let split = watch.shared.tables_shared();
         let known = if split {
             shared_counts(self.words).get(tag, key)
         } else {
@@ -650,7 +651,12 @@ impl Plan {
         sets: &[u64],
         rem: Option<&[u64]>,
     ) -> u64 {
-        let v = match rem {
+        // A split search's workers share what they counted: each worker's own table misses
+        // what the others counted (on two threads, half again as many arrangements counted).
+        let tag = self.places.as_ref().map_or(0, |p| p.tag);
+        let shared = work.split.then(|| shared_counts(KEY_WORDS));
+        let known = shared.and_then(|t| t.get(tag, key));
+        let v = known.unwrap_or_else(|| match rem {
             None => self.arrangements(b, sets),
             Some(rem) => {
                 let mut left = [0u64; 64];
@@ -659,7 +665,10 @@ impl Plan {
                 }
                 self.arrangements(b, &left[..self.n])
             }
-        };
+        });
+        if let (Some(t), None) = (shared, known) {
+            t.put(tag, key, v, &|t| t == tag);
+        }
         // At most (rows!)^n, below 2^63 for every shape with keys (see `Places::new`).
         let v = v as u64;
         work.places
@@ -784,6 +793,9 @@ struct Work {
     /// a split search's tails are often smaller than [`POLL_EVERY`], and checking only within
     /// one would never check (a timeout or Ctrl-C went unheard).
     ticks: u32,
+    /// The tail runs in a split search: arrangements missing from `places` are looked up in
+    /// (and put into) the workers' shared table before (after) they are counted.
+    split: bool,
 }
 
 /// The ways of the stacks of one band depth, remembered by the stack and its columns' digit
