@@ -225,10 +225,13 @@ fn serial_budget(shape: Shape, resumes: bool) -> u64 {
 
 /// The serial try of a count by bands (the nodes of its search and its tails' combinations,
 /// see `bands::Watch`): the plain attempt before it has shown that its tree is not small, and
-/// the try is thrown away when it runs out. With 50,000 (the 9×9 budget) a sparse count that
-/// takes 30–130 ms on one thread took as long on two, or longer (most of its work done in the
-/// try, then again split); with 8,192, 1.2–1.4 times faster than on one thread (this project's
-/// 2-core machine, wall time), and a batch of 150 small 6×6 counts as fast as before.
+/// the try is thrown away when it runs out (what its tails counted stays in the shared
+/// tables). With 50,000 (the 9×9 budget) sparse counts of 20–130 ms on one thread took as long
+/// on two, or longer (much of their work done in the try, then again split). With 8,192 (and
+/// the tables shared from the try on), 41 sparse and truth-file counts took 0.78 of that wall
+/// time on two threads (this project's 2-core machine), 1.07–1.1 times less than on one in
+/// all: the larger up to 1.3 times less, the smallest (20 ms) a few ms more, for the second
+/// worker's tables and the split. A batch of 150 small 6×6 counts took as long as before.
 const BANDS_TRY: u64 = 8192;
 
 /// The serial try where the engine keeps what it left: a node with rules costs up to about
