@@ -221,7 +221,8 @@ impl<T> Drop for Slab<T> {
             return;
         }
         if self.layout.size() != 0 {
-            // SAFETY: allocated in `filled` with this very layout; `T: Copy` needs no drop.
+            // SAFETY: allocated in `uninit` with this very layout; the values need no drop
+            // (`Zeroable`).
             unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) };
         }
     }

@@ -206,10 +206,10 @@ impl<'a> Shared<'a> {
         self.shares_tables.store(true, Relaxed);
     }
 
-    /// Whether counting by bands keeps its counts in the shared tables: the search is split,
-    /// or its try comes before a split ([`Shared::share_tables`]).
+    /// Whether counting by bands keeps its counts in the shared tables ([`Shared::share_tables`],
+    /// set before the serial try of every search that may split).
     pub(crate) fn tables_shared(&self) -> bool {
-        self.shares_tables.load(Relaxed) || self.is_split()
+        self.shares_tables.load(Relaxed)
     }
 
     /// The solution limit.
@@ -238,11 +238,6 @@ impl<'a> Shared<'a> {
     /// Nodes visited so far (flushed every few thousand nodes).
     pub fn nodes(&self) -> u64 {
         self.counters().nodes.load(Relaxed)
-    }
-
-    /// Whether the search was split across threads (see [`Progress::is_split`]).
-    pub(crate) fn is_split(&self) -> bool {
-        self.counters().split.load(Relaxed)
     }
 
     /// Fraction of the search tree finished (see [`Progress::fraction_done`]).

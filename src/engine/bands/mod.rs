@@ -375,7 +375,7 @@ impl Plan {
         let tag = self.tag(b, 1);
         // A split search's workers share the counts below boundaries; one thread keeps them in
         // its own table (plain words, no atomics).
-        let split = watch.shared.tables_shared();
+        let split = work.split;
         let known = if split {
             shared_counts(self.words).get(tag, key)
         } else {
@@ -793,8 +793,9 @@ struct Work {
     /// a split search's tails are often smaller than [`POLL_EVERY`], and checking only within
     /// one would never check (a timeout or Ctrl-C went unheard).
     ticks: u32,
-    /// The tail runs in a split search: arrangements missing from `places` are looked up in
-    /// (and put into) the workers' shared table before (after) they are counted.
+    /// The tail keeps its counts in the tables the workers share ([`Shared::tables_shared`]):
+    /// counts below boundaries there instead of in `table`, and arrangements missing from
+    /// `places` looked up in (and put into) one before (after) they are counted.
     split: bool,
 }
 

@@ -44,8 +44,6 @@ pub(super) struct Places {
     /// indexed without bounds checks. Empty until [`Places::make_keys`]: the plans that only
     /// estimate a turn's cost never make a key.
     parts: Vec<[Part; 32]>,
-    /// Bands of the board.
-    bands: usize,
     /// Chunks of a digit's parts (`places` / 32, rounded up).
     chunks: usize,
 }
@@ -120,7 +118,6 @@ impl Places {
             n,
             places,
             parts: Vec::new(),
-            bands,
             chunks: places.div_ceil(32),
         };
         Some(out)
@@ -129,14 +126,15 @@ impl Places {
     /// Make the table of digits' parts that [`Places::key`] sums (once).
     pub(super) fn make_keys(&mut self) {
         if self.parts.is_empty() {
-            self.parts = self.make_parts(self.bands);
+            self.parts = self.make_parts();
         }
     }
 
     /// The table of digits' parts of keys (see [`Places::parts`]), made by the definition of
     /// a key ([`Places::key_of`]) on one digit at a time.
-    fn make_parts(&self, bands: usize) -> Vec<[Part; 32]> {
+    fn make_parts(&self) -> Vec<[Part; 32]> {
         let (n, places, chunks) = (self.n, self.places, self.chunks);
+        let bands = self.free.len();
         let mut parts = vec![[[0u64; 4]; 32]; bands * n * chunks];
         for b in 0..bands {
             for d in 0..n {

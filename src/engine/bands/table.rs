@@ -38,7 +38,7 @@ impl Table {
         Table {
             words,
             mask: n - 1,
-            slots: zeroed(n * stride),
+            slots: Slab::zeroed(n * stride),
             taken: 0,
             max_slots,
         }
@@ -104,7 +104,7 @@ impl Table {
     fn grow(&mut self, fresh: &impl Fn(u64) -> bool) {
         let stride = self.words + 3;
         let n = 2 * (self.mask + 1);
-        let old = std::mem::replace(&mut self.slots, zeroed(n * stride));
+        let old = std::mem::replace(&mut self.slots, Slab::zeroed(n * stride));
         self.mask = n - 1;
         self.taken = 0;
         for s in old.chunks_exact(stride) {
@@ -124,11 +124,6 @@ fn index(tag: u64, key: &[u64], mask: usize) -> usize {
         h = (h.rotate_left(26) ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
     }
     (h >> 32) as usize & mask
-}
-
-/// `len` zero words (on huge pages where advised, see [`Slab::zeroed`]).
-fn zeroed(len: usize) -> Slab<u64> {
-    Slab::zeroed(len)
 }
 
 fn prev_power_of_two(x: usize) -> usize {
