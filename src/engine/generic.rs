@@ -196,6 +196,10 @@ impl Tables {
             seen: vec![0; if self.props.is_some() { self.cells } else { 0 }],
             dirty: vec![0; self.props.as_ref().map_or(0, Propagators::unit_words)],
             memo: self.props.as_ref().map_or(Vec::new(), Propagators::memo),
+            yields: self
+                .props
+                .as_ref()
+                .map_or_else(rules::Yields::default, Propagators::yields),
             all: true,
         }
     }
@@ -311,6 +315,8 @@ struct Work {
     dirty: Vec<u64>,
     /// The sums' memos (see `Propagators::memo`).
     memo: Vec<rules::sums::Seen>,
+    /// How often the redundant sums paid, and those retired (see `rules::Yields`).
+    yields: rules::Yields,
     /// Run every unit at the next propagation (the root, where nothing was seen).
     all: bool,
 }
@@ -502,7 +508,7 @@ impl State {
                 full: t.full,
                 queue: &mut w.queue,
             };
-            if let Err(u) = props.run_dirty(&mut view, &mut w.dirty, &mut w.memo) {
+            if let Err(u) = props.run_dirty(&mut view, &mut w.dirty, &mut w.memo, &mut w.yields) {
                 return Err(Dead(Blame::Unit(u)));
             }
         }
@@ -1126,6 +1132,24 @@ impl Generic {
         }
         Expansion::Branched { choices }
     }
+}
+
+/// Tests: the count of `p` on this thread, its redundant sums retired after `after` runs below
+/// one useful run in `ratio` (see `rules::Yields`); `None` where its tables have no rules.
+#[cfg(test)]
+pub(crate) fn count_retiring(p: &Puzzle, after: u32, ratio: u32) -> Option<u128> {
+    let Some(mut e) = Generic::new(p) else {
+        return Some(0);
+    };
+    Arc::get_mut(&mut e.t)?
+        .props
+        .as_mut()?
+        .set_retirement(after, ratio);
+    let shared = crate::solver::Shared::new(None);
+    let mut sink = crate::sink::CountSink;
+    let mut ctx = Ctx::new(&mut sink, &shared);
+    let _ = e.search(&mut ctx, 1.0);
+    Some(ctx.stats.solutions)
 }
 
 #[cfg(test)]

@@ -693,6 +693,55 @@ pub(crate) struct Propagators {
     starts: [usize; 7],
     /// The sums' memo slots (see `sums::Seen`).
     memo_slots: usize,
+    /// The units whose sums are redundant (see `sums::Sum::is_redundant`), as bits: a search
+    /// stops running those that seldom narrow anything (see [`Yields`]).
+    redundant: Vec<u64>,
+    /// When [`Yields`] retires a redundant unit: after this many runs, below one useful run in
+    /// this many ([`RETIRE_AFTER`], [`RETIRE_RATIO`]; the tests set others).
+    retire: (u32, u32),
+}
+
+/// How often each redundant unit narrowed a cell or failed, per search (propagation scratch,
+/// like the memos): one that did so in fewer than one run in [`RETIRE_RATIO`] of its first
+/// [`RETIRE_AFTER`] runs or more is retired, not run again in that search. Leaving out a
+/// redundant sum never changes the solutions; it only lets some branches fail later.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Yields {
+    /// Per unit: its runs, and those that narrowed a cell or failed.
+    runs: Vec<[u32; 2]>,
+    /// The retired units, as bits.
+    retired: Vec<u64>,
+    /// See [`Propagators::retire`].
+    after: u32,
+    ratio: u32,
+}
+
+/// Runs before a redundant unit may be retired (see [`Yields`]).
+const RETIRE_AFTER: u32 = 5_000;
+
+/// A redundant unit that narrowed or failed in fewer than one run in this many is retired
+/// (see [`Yields`]).
+const RETIRE_RATIO: u32 = 40;
+
+impl Yields {
+    /// Note a run of the redundant unit `u` (bit `bit` of word `word`) and its result.
+    #[inline]
+    fn note(&mut self, u: usize, word: usize, bit: u64, useful: bool) {
+        let r = &mut self.runs[u];
+        r[0] = r[0].saturating_add(1);
+        r[1] += u32::from(useful);
+        if r[0] >= self.after && r[1].saturating_mul(self.ratio) < r[0] {
+            self.retired[word] |= bit;
+            #[cfg(test)]
+            RETIRED.with(|n| n.set(n.get() + 1));
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the redundant units retired on this thread so far.
+    pub(crate) static RETIRED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Propagators {
@@ -764,6 +813,14 @@ impl Propagators {
             self.watch_start.push(self.watch.len() as u32);
         }
         self.starts = starts;
+        self.retire = (RETIRE_AFTER, RETIRE_RATIO);
+        self.redundant = vec![0; words];
+        for (i, sum) in self.sums.iter().enumerate() {
+            if sum.is_redundant() {
+                let u = starts[0] + i;
+                self.redundant[u / 64] |= 1 << (u % 64);
+            }
+        }
     }
 
     /// Whether some sum is a killer cage with digit sets.
@@ -775,6 +832,22 @@ impl Propagators {
     /// propagation may use them, one thread at a time).
     pub(crate) fn memo(&self) -> Vec<sums::Seen> {
         vec![sums::Seen::default(); self.memo_slots]
+    }
+
+    /// Fresh [`Yields`] for [`Propagators::run_dirty`] (propagation scratch, one per search).
+    pub(crate) fn yields(&self) -> Yields {
+        Yields {
+            runs: vec![[0; 2]; self.starts[6]],
+            retired: vec![0; self.unit_words()],
+            after: self.retire.0,
+            ratio: self.retire.1,
+        }
+    }
+
+    /// Tests: retire the redundant units after `after` runs, below one useful run in `ratio`.
+    #[cfg(test)]
+    pub(crate) fn set_retirement(&mut self, after: u32, ratio: u32) {
+        self.retire = (after, ratio);
     }
 
     /// The words of a set of units (one bit each).
@@ -839,22 +912,30 @@ impl Propagators {
         }
     }
 
-    /// Run each marked unit once, in unit order, clearing its mark; `Err(u)` when unit `u`
-    /// found a contradiction. Cells they change are not marked here (the caller compares the
-    /// candidates with those it saw). `memo`: from [`Propagators::memo`].
+    /// Run each marked unit once, in unit order, clearing its mark (a retired one is only
+    /// cleared, see [`Yields`]); `Err(u)` when unit `u` found a contradiction. Cells they
+    /// change are not marked here (the caller compares the candidates with those it saw).
+    /// `memo`: from [`Propagators::memo`]; `yields`: from [`Propagators::yields`].
     #[inline]
     pub(crate) fn run_dirty<M: Masks>(
         &self,
         m: &mut M,
         dirty: &mut [u64],
         memo: &mut [sums::Seen],
+        yields: &mut Yields,
     ) -> Result<(), usize> {
         for (i, word) in dirty.iter_mut().enumerate() {
+            *word &= !yields.retired[i];
             while *word != 0 {
                 let b = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                self.run_unit(i * 64 + b, m, memo)
-                    .map_err(|Contradiction| i * 64 + b)?;
+                let u = i * 64 + b;
+                let result = self.run_unit(u, m, memo);
+                let bit = 1u64 << b;
+                if self.redundant[i] & bit != 0 {
+                    yields.note(u, i, bit, !matches!(result, Ok(false)));
+                }
+                result.map_err(|Contradiction| u)?;
             }
         }
         Ok(())
@@ -987,10 +1068,11 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         }
     }
     props.pairs = pair_rules.build();
-    props
-        .sums
-        .extend(leftovers::in_houses(shape, rules, &out.houses));
-    props.sums.extend(leftovers::innies_outies(shape, rules));
+    // The law of leftovers' sums are implied by the rules above: redundant.
+    let derived = leftovers::in_houses(shape, rules, &out.houses)
+        .into_iter()
+        .chain(leftovers::innies_outies(shape, rules));
+    props.sums.extend(derived.map(sums::Sum::redundant));
     // Which cells must differ: a house or a different pair holds both.
     let mut houses_of = vec![Vec::new(); shape.cells()];
     for (h, house) in out.houses.iter().enumerate() {
@@ -1010,7 +1092,10 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                 .any(|h| houses_of[usize::from(b)].contains(h))
                 || pairs.contains(&(a.min(b), a.max(b))))
     };
-    props.sums.extend(leftovers::combined(n, rules, &differ));
+    let combined = leftovers::combined(n, rules, &differ);
+    props
+        .sums
+        .extend(combined.into_iter().map(sums::Sum::redundant));
     for sum in &mut props.sums {
         sum.group(n, differ);
         sum.link_houses(&out.houses);

@@ -31,6 +31,9 @@ pub(super) struct Sum {
     memo: usize,
     /// [`Sum::mirrored`] of the groups as they are (set with them).
     goal_span: (i64, i64),
+    /// Derived from other rules (the law of leftovers): it prunes earlier but never changes the
+    /// solutions, so a search may stop running it ([`Sum::redundant`]).
+    redundant: bool,
 }
 
 /// Cells of a sum (`cells[start..start + len]`, one to three) with one coefficient that must
@@ -186,6 +189,7 @@ impl Sum {
             side: n as u32,
             memo: 0,
             goal_span: (0, 0),
+            redundant: false,
         }
         .mirror_set()
     }
@@ -223,7 +227,9 @@ impl Sum {
             .all(|(i, &a)| self.cells[i + 1..].iter().all(|&b| differ(a, b)));
         if k.abs() == 1 && self.coef.iter().all(|&x| x == k) && all_differ && self.target * k > 0 {
             let cells: Vec<usize> = self.cells.iter().map(|&c| usize::from(c)).collect();
+            let redundant = self.redundant;
             *self = Sum::cage(n, &cells, (self.target * k) as u32);
+            self.redundant = redundant;
             return;
         }
         self.gather(|groups: &[(i64, Vec<u16>)], g, c, k| {
@@ -291,6 +297,7 @@ impl Sum {
             side: n as u32,
             memo: 0,
             goal_span: (0, 0),
+            redundant: false,
         }
         .mirror_set()
     }
@@ -315,6 +322,18 @@ impl Sum {
         } else {
             first
         }
+    }
+
+    /// The sum marked as derived from other rules (see [`Sum::is_redundant`]).
+    pub(super) fn redundant(mut self) -> Sum {
+        self.redundant = true;
+        self
+    }
+
+    /// Whether the sum is derived from other rules (the law of leftovers): implied by them, so
+    /// leaving it out never changes the solutions, only how early a branch fails.
+    pub(super) fn is_redundant(&self) -> bool {
+        self.redundant
     }
 
     /// Whether this sum is a cage with digit sets.
