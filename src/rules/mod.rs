@@ -693,11 +693,9 @@ pub(crate) struct Propagators {
     starts: [usize; 7],
     /// The sums' memo slots (see `sums::Seen`).
     memo_slots: usize,
-    /// The units whose sums are redundant (see `sums::Sum::is_redundant`), as bits: a search
-    /// stops running those that seldom narrow anything (see [`Yields`]).
-    redundant: Vec<u64>,
-    /// When [`Yields`] retires a redundant unit: after this many runs, below one useful run in
-    /// this many ([`RETIRE_AFTER`], [`RETIRE_RATIO`]; the tests set others).
+    /// When [`Yields`] retires a redundant unit (a sum that `sums::Sum::is_redundant`): after
+    /// this many runs, below one useful run in this many ([`RETIRE_AFTER`], [`RETIRE_RATIO`];
+    /// the tests set others).
     retire: (u32, u32),
 }
 
@@ -724,14 +722,15 @@ const RETIRE_AFTER: u32 = 5_000;
 const RETIRE_RATIO: u32 = 40;
 
 impl Yields {
-    /// Note a run of the redundant unit `u` (bit `bit` of word `word`) and its result.
+    /// Note a run of the redundant unit `u`, and whether it narrowed a cell or failed
+    /// (`useful`).
     #[inline]
-    fn note(&mut self, u: usize, word: usize, bit: u64, useful: bool) {
+    fn note(&mut self, u: usize, useful: bool) {
         let r = &mut self.runs[u];
         r[0] = r[0].saturating_add(1);
         r[1] += u32::from(useful);
         if r[0] >= self.after && r[1].saturating_mul(self.ratio) < r[0] {
-            self.retired[word] |= bit;
+            self.retired[u / 64] |= 1 << (u % 64);
             #[cfg(test)]
             RETIRED.with(|n| n.set(n.get() + 1));
         }
@@ -814,13 +813,6 @@ impl Propagators {
         }
         self.starts = starts;
         self.retire = (RETIRE_AFTER, RETIRE_RATIO);
-        self.redundant = vec![0; words];
-        for (i, sum) in self.sums.iter().enumerate() {
-            if sum.is_redundant() {
-                let u = starts[0] + i;
-                self.redundant[u / 64] |= 1 << (u % 64);
-            }
-        }
     }
 
     /// Whether some sum is a killer cage with digit sets.
@@ -893,12 +885,18 @@ impl Propagators {
         u: usize,
         m: &mut M,
         memo: &mut [sums::Seen],
+        yields: &mut Yields,
     ) -> Result<bool, Contradiction> {
         let s = &self.starts;
         if u < s[0] {
             self.pairs.run_one(u, m, self.exclusions.as_ref())
         } else if u < s[1] {
-            self.sums[u - s[0]].run(m, self.exclusions.as_ref(), memo)
+            let sum = &self.sums[u - s[0]];
+            let result = sum.run(m, self.exclusions.as_ref(), memo);
+            if sum.is_redundant() {
+                yields.note(u, !matches!(result, Ok(false)));
+            }
+            result
         } else if u < s[2] {
             self.renbans[u - s[1]].run(m, self.exclusions.as_ref())
         } else if u < s[3] {
@@ -929,13 +927,8 @@ impl Propagators {
             while *word != 0 {
                 let b = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                let u = i * 64 + b;
-                let result = self.run_unit(u, m, memo);
-                let bit = 1u64 << b;
-                if self.redundant[i] & bit != 0 {
-                    yields.note(u, i, bit, !matches!(result, Ok(false)));
-                }
-                result.map_err(|Contradiction| u)?;
+                self.run_unit(i * 64 + b, m, memo, yields)
+                    .map_err(|Contradiction| i * 64 + b)?;
             }
         }
         Ok(())

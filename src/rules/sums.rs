@@ -32,7 +32,7 @@ pub(super) struct Sum {
     /// [`Sum::mirrored`] of the groups as they are (set with them).
     goal_span: (i64, i64),
     /// Derived from other rules (the law of leftovers): it prunes earlier but never changes the
-    /// solutions, so a search may stop running it ([`Sum::redundant`]).
+    /// solutions, so a search may stop running it (see [`Sum::is_redundant`]).
     redundant: bool,
 }
 
