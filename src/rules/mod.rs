@@ -728,7 +728,7 @@ impl Yields {
     fn note(&mut self, u: usize, useful: bool) {
         let r = &mut self.runs[u];
         r[0] = r[0].saturating_add(1);
-        r[1] += u32::from(useful);
+        r[1] = r[1].saturating_add(u32::from(useful));
         if r[0] >= self.after && r[1].saturating_mul(self.ratio) < r[0] {
             self.retired[u / 64] |= 1 << (u % 64);
             #[cfg(test)]
