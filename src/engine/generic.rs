@@ -1145,11 +1145,17 @@ pub(crate) fn count_retiring(p: &Puzzle, after: u32, ratio: u32) -> Option<u128>
         .props
         .as_mut()?
         .set_retirement(after, ratio);
+    Some(count_serially(&e))
+}
+
+/// Tests: the count below `e`'s root, searched on this thread.
+#[cfg(test)]
+fn count_serially(e: &Generic) -> u128 {
     let shared = crate::solver::Shared::new(None);
     let mut sink = crate::sink::CountSink;
     let mut ctx = Ctx::new(&mut sink, &shared);
     let _ = e.search(&mut ctx, 1.0);
-    Some(ctx.stats.solutions)
+    ctx.stats.solutions
 }
 
 #[cfg(test)]
@@ -1159,12 +1165,7 @@ mod tests {
     use crate::solver::Shared;
 
     fn count(p: &Puzzle) -> u128 {
-        let Some(e) = Generic::new(p) else { return 0 };
-        let shared = Shared::new(None);
-        let mut sink = CountSink;
-        let mut ctx = Ctx::new(&mut sink, &shared);
-        let _ = e.search(&mut ctx, 1.0);
-        ctx.stats.solutions
+        Generic::new(p).map_or(0, |e| count_serially(&e))
     }
 
     fn with(rules: Vec<crate::rules::Rule>) -> Puzzle {

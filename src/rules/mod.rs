@@ -694,9 +694,9 @@ pub(crate) struct Propagators {
     /// The sums' memo slots (see `sums::Seen`).
     memo_slots: usize,
     /// When [`Yields`] retires a redundant unit (a sum that `sums::Sum::is_redundant`): after
-    /// this many runs, below one useful run in this many ([`RETIRE_AFTER`], [`RETIRE_RATIO`];
-    /// the tests set others).
-    retire: (u32, u32),
+    /// this many runs, below one useful run in this many; `None` for [`RETIRE_AFTER`] and
+    /// [`RETIRE_RATIO`] (the tests set others).
+    retire: Option<(u32, u32)>,
 }
 
 /// How often each redundant unit narrowed a cell or failed, per search (propagation scratch,
@@ -812,7 +812,6 @@ impl Propagators {
             self.watch_start.push(self.watch.len() as u32);
         }
         self.starts = starts;
-        self.retire = (RETIRE_AFTER, RETIRE_RATIO);
     }
 
     /// Whether some sum is a killer cage with digit sets.
@@ -828,18 +827,19 @@ impl Propagators {
 
     /// Fresh [`Yields`] for [`Propagators::run_dirty`] (propagation scratch, one per search).
     pub(crate) fn yields(&self) -> Yields {
+        let (after, ratio) = self.retire.unwrap_or((RETIRE_AFTER, RETIRE_RATIO));
         Yields {
             runs: vec![[0; 2]; self.starts[6]],
             retired: vec![0; self.unit_words()],
-            after: self.retire.0,
-            ratio: self.retire.1,
+            after,
+            ratio,
         }
     }
 
     /// Tests: retire the redundant units after `after` runs, below one useful run in `ratio`.
     #[cfg(test)]
     pub(crate) fn set_retirement(&mut self, after: u32, ratio: u32) {
-        self.retire = (after, ratio);
+        self.retire = Some((after, ratio));
     }
 
     /// The words of a set of units (one bit each).
