@@ -399,7 +399,10 @@ const ORIENT_PROBES: usize = 24;
 const ORIENT_FIRST: usize = 8;
 
 /// The share of the best turn's estimated cost that further dives may take (see
-/// [`choose_turn`]): close estimates get more dives only where the count is worth it.
+/// [`choose_turn`]): close estimates get more dives only where the count is worth it. With
+/// the fitted prices of 28 November (estimates about three times higher, so three times the
+/// dives), 0.01 and 0.06 each took 3% more CPU time than 0.03 on 44 held-out sparse 9×9
+/// counts.
 const ORIENT_SHARE: f64 = 0.03;
 
 /// The most the further dives of [`choose_turn`] may cost (in the unit of [`Estimate`]): turns
@@ -420,6 +423,13 @@ const DIVE_COST: f64 = 4.5;
 /// then 9×9 estimates are in microseconds (without the table misses), smaller than that unit:
 /// 24 sparse 9×9 puzzles with 10⁴–10⁶ solutions kept their time (187 and 182 ms of CPU).
 const PLAIN_NODE_COST: f64 = 0.7;
+
+/// [`PLAIN_NODE_COST`] for the estimates fitted in microseconds (boards of three bands): since
+/// their prices were fitted to the turns' times (28 November), they come about 2.9 times
+/// higher than before (the median over 95 sparse 9×9 puzzles' turns), so the bar moved with
+/// them: 70 sparse 9×9 puzzles with 10⁴–10⁶ solutions (seeds 41 and 42), where the plain
+/// search and the bands are closest, took the same CPU time in all (1,054 ms and 1,055 ms).
+const PLAIN_NODE_MICROS: f64 = 2.0;
 
 /// [`search`] for count-only sinks: an empty board whose boxes are two rows high (or two
 /// columns wide), up to 8×8, is counted in closed form ([`bands::empty`]; not with
@@ -463,8 +473,7 @@ fn count_by_bands<S: Sink + Send>(
         return Some(stats);
     }
     shared.reset();
-    let best =
-        choose_turn(puzzle, options).filter(|(cost, ..)| *cost <= PLAIN_NODE_COST * plain_nodes);
+    let best = choose_turn(puzzle, options).filter(|(nodes, ..)| *nodes <= plain_nodes);
     let Some((_, turned, mut plan)) = best else {
         // Counting by bands looks dearer than the plain search (sparse givens on boards whose
         // first band has many fillings): search plainly, as `CountBy::Search` does.
@@ -530,7 +539,8 @@ fn plain_attempt<E: Engine>(root: &E, shape: Shape, shared: &Shared) -> Attempt 
 }
 
 /// The orientation of `puzzle` to count by bands ([`bands::orientations`]) with the least
-/// estimated cost, that cost and its plan (without keys, see [`Plan::unkeyed`]); `None` when
+/// estimated cost, that cost in plain search nodes ([`PLAIN_NODE_COST`], [`PLAIN_NODE_MICROS`])
+/// and its plan (without keys, see [`Plan::unkeyed`]); `None` when
 /// none can be counted so. Every turn gets [`ORIENT_FIRST`] dives; the turns whose estimate
 /// exceeds the best's by more than two standard errors (each side's) are dropped, and the rest
 /// get [`ORIENT_PROBES`] in all; then, while another turn's estimate is within one standard
@@ -601,7 +611,14 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)
         if !mean.is_finite() || !close || spent + more > budget {
             let t = turns.swap_remove(best);
             return match (mean.is_finite(), t.plan) {
-                (true, Some(plan)) => Some((mean, t.puzzle, plan)),
+                (true, Some(plan)) => {
+                    let node = if t.estimate.fitted() {
+                        PLAIN_NODE_MICROS
+                    } else {
+                        PLAIN_NODE_COST
+                    };
+                    Some((mean / node, t.puzzle, plan))
+                }
                 _ => None,
             };
         }

@@ -30,6 +30,15 @@ pub(super) const EXTRA: usize = 6;
 /// The most steps [`Plan::passing`] takes through the stacks' ways of one boundary.
 const PASSING_STEPS: u32 = 1 << 14;
 
+/// What [`Plan::passing`] found of one boundary's tail.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Passing {
+    /// The combinations of the next band's ways that pass Hall's condition.
+    pub(super) combos: f64,
+    /// The ways of the last stack walked through for them.
+    pub(super) last_ways: f64,
+}
+
 impl Plan {
     /// Append to `out` the ways stack `s` can share its digits among its columns in band `b`
     /// (`cols + EXTRA` words a way): every digit to one column that still lacks it and does
@@ -163,21 +172,29 @@ impl Plan {
 
     /// The combinations of one way per stack (`lists[s]`: stack `s`'s ways, as
     /// [`Plan::stack_choices`] lists them) that pass Hall's condition, the ones a tail goes on
-    /// to look up; or the plain product of the lists' lengths where walking them would take
-    /// more than [`PASSING_STEPS`] steps. For the orientation estimate.
-    pub(super) fn passing(&self, lists: &[Vec<u64>]) -> f64 {
+    /// to look up; and the ways of the last stack the tail walks through for them (every way of
+    /// the last stack, the tail's longest list, for each combination of the others that passes);
+    /// or the plain product of the lists' lengths for both where walking them would take more
+    /// than [`PASSING_STEPS`] steps. For the orientation estimate.
+    pub(super) fn passing(&self, lists: &[Vec<u64>]) -> Passing {
         let stride = self.stride();
         let mut order: Vec<&[u64]> = lists.iter().map(|l| &l[..]).collect();
         // The shortest lists outermost, as the tail does.
         order.sort_by_key(|l| l.len());
         let product: f64 = order.iter().map(|l| (l.len() / stride) as f64).product();
         if product == 0.0 {
-            return 0.0;
+            return Passing::default();
         }
         let mut steps = PASSING_STEPS;
         let mut sigs = [[0u64; 2]; 8];
-        self.passing_from(&order, 0, &mut sigs, &mut steps)
-            .map_or(product, |k| k as f64)
+        let mut walk = Passing::default();
+        match self.passing_from(&order, 0, &mut sigs, &mut steps, &mut walk) {
+            Some(()) => walk,
+            None => Passing {
+                combos: product,
+                last_ways: product,
+            },
+        }
     }
 
     fn passing_from(
@@ -186,9 +203,10 @@ impl Plan {
         s: usize,
         sigs: &mut [[u64; 2]; 8],
         steps: &mut u32,
-    ) -> Option<u64> {
+        walk: &mut Passing,
+    ) -> Option<()> {
         let last = s + 1 == lists.len();
-        let mut total = 0;
+        let before_last = s + 2 == lists.len();
         for way in lists[s].chunks_exact(self.stride()) {
             *steps = steps.checked_sub(1)?;
             let extra = &way[self.cols..];
@@ -197,13 +215,16 @@ impl Plan {
                 continue;
             }
             if last {
-                total += 1;
+                walk.combos += 1.0;
             } else {
+                if before_last {
+                    walk.last_ways += (lists[s + 1].len() / self.stride()) as f64;
+                }
                 sigs[s] = sig;
-                total += self.passing_from(lists, s + 1, sigs, steps)?;
+                self.passing_from(lists, s + 1, sigs, steps, walk)?;
             }
         }
-        Some(total)
+        Some(())
     }
 
     /// [`Plan::hall_ok`] for the last stack after two others (signatures `a` and `b`), all

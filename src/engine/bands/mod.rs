@@ -410,6 +410,157 @@ impl Plan {
         result
     }
 
+    /// The fillings of the first band whose boundary shares one count below with a filling
+    /// whose columns hold the digits `sets` (`arranged`: the first band's arrangements with
+    /// those sets): the fillings with the same sets, and those whose sets differ only in the
+    /// digits given nowhere below, renamed ([`Plan::relabel`] gives them one key). For the
+    /// orientation estimate ([`Estimate::dive`]): one tail's work serves them all. Renaming a
+    /// digit that is not given in the first band either keeps the arrangements; the renamings
+    /// of those given there are counted, at most [`SHARING_COUNTS`] of them (where there are
+    /// more, the sum so far).
+    pub(super) fn sharing(&self, sets: &[u64], arranged: f64) -> f64 {
+        let (n, rows) = (self.n, self.rows);
+        let free = self.unnamed.get(1).copied().unwrap_or(0);
+        if free.count_ones() < 2 {
+            return arranged;
+        }
+        // The free digits' columns in the first band (its "pattern"; every digit has one
+        // column per stack), the distinct patterns and how many digits have each.
+        let mut pattern = [0u64; 64];
+        for (c, &m) in sets.iter().enumerate() {
+            let mut m = m & free;
+            while m != 0 {
+                pattern[m.trailing_zeros() as usize] |= 1 << c;
+                m &= m - 1;
+            }
+        }
+        // The columns where each digit is given in the first band.
+        let mut given = [0u64; 64];
+        for (cell, &g) in self.fixed[..rows * n].iter().enumerate() {
+            if g != 0 {
+                given[g.trailing_zeros() as usize] |= 1 << (cell % n);
+            }
+        }
+        let mut kinds = Sharing {
+            patterns: [0; 64],
+            left: [0; 64],
+            kinds: 0,
+            counts: 0,
+            total: 0.0,
+        };
+        let (mut named, mut unnamed) = ([0u8; 64], [0u8; 64]);
+        let (mut named_len, mut unnamed_len) = (0, 0);
+        let mut f = free;
+        while f != 0 {
+            let d = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let p = pattern[d];
+            match kinds.patterns[..kinds.kinds].iter().position(|&q| q == p) {
+                Some(k) => kinds.left[k] += 1,
+                None => {
+                    kinds.patterns[kinds.kinds] = p;
+                    kinds.left[kinds.kinds] = 1;
+                    kinds.kinds += 1;
+                }
+            }
+            if given[d] != 0 {
+                named[named_len] = d as u8;
+                named_len += 1;
+            } else {
+                unnamed[unnamed_len] = d as u8;
+                unnamed_len += 1;
+            }
+        }
+        let digits = SharingDigits {
+            sets,
+            free,
+            pattern: &pattern,
+            given: &given,
+            named: &named[..named_len],
+            unnamed: &unnamed[..unnamed_len],
+            arranged,
+        };
+        let mut chosen = [0usize; 64];
+        self.sharing_from(&digits, &mut kinds, &mut chosen, 0);
+        kinds.total.max(arranged)
+    }
+
+    /// [`Plan::sharing`]: the free digits given in the first band from the `i`-th on take a
+    /// pattern each (their own first, so that the sum starts with `sets` itself).
+    fn sharing_from(
+        &self,
+        digits: &SharingDigits,
+        kinds: &mut Sharing,
+        chosen: &mut [usize; 64],
+        i: usize,
+    ) {
+        if kinds.counts >= SHARING_COUNTS {
+            return;
+        }
+        if i == digits.named.len() {
+            // The unnamed free digits share out the patterns left, in every distinct way.
+            let mut ways = (1..=digits.unnamed.len())
+                .map(|k| k as f64)
+                .product::<f64>();
+            for &l in &kinds.left[..kinds.kinds] {
+                ways /= (1..=l).map(f64::from).product::<f64>();
+            }
+            let own = digits
+                .named
+                .iter()
+                .zip(chosen.iter())
+                .all(|(&d, &k)| kinds.patterns[k] == digits.pattern[d as usize]);
+            let arranged = if own {
+                digits.arranged
+            } else {
+                kinds.counts += 1;
+                let mut image = [0u64; 64];
+                for (o, &m) in image.iter_mut().zip(digits.sets) {
+                    *o = m & !digits.free;
+                }
+                let mut put = |d: usize, p: u64| {
+                    let mut p = p;
+                    while p != 0 {
+                        image[p.trailing_zeros() as usize] |= 1 << d;
+                        p &= p - 1;
+                    }
+                };
+                for (&d, &k) in digits.named.iter().zip(chosen.iter()) {
+                    put(d as usize, kinds.patterns[k]);
+                }
+                let mut left = kinds.left;
+                let mut k = 0;
+                for &d in digits.unnamed {
+                    while left[k] == 0 {
+                        k += 1;
+                    }
+                    left[k] -= 1;
+                    put(d as usize, kinds.patterns[k]);
+                }
+                self.arrangements(0, &image[..self.n]) as f64
+            };
+            kinds.total += ways * arranged;
+            return;
+        }
+        let d = digits.named[i] as usize;
+        let own = digits.pattern[d];
+        let first = kinds.patterns[..kinds.kinds]
+            .iter()
+            .position(|&p| p == own)
+            .expect("every free digit's pattern is a kind");
+        let order = std::iter::once(first).chain((0..kinds.kinds).filter(|&k| k != first));
+        for k in order {
+            // The digit must stay in the columns where the first band gives it.
+            if kinds.left[k] == 0 || kinds.patterns[k] & digits.given[d] != digits.given[d] {
+                continue;
+            }
+            kinds.left[k] -= 1;
+            chosen[i] = k;
+            self.sharing_from(digits, kinds, chosen, i + 1);
+            kinds.left[k] += 1;
+        }
+    }
+
     /// Whether bands `b..` are counted in closed form ([`empty`]): bands two rows high on a
     /// board up to 8×8, at most [`empty::MOST_BELOW`] of them, and no givens among them.
     fn closed_below(&self, b: usize) -> bool {
@@ -690,6 +841,32 @@ impl Plan {
             &self.fixed[b * rows * self.n..(b + 1) * rows * self.n],
         )
     }
+}
+
+/// The most arrangements [`Plan::sharing`] counts for one boundary.
+const SHARING_COUNTS: u32 = 16;
+
+/// The distinct patterns of [`Plan::sharing`]'s free digits, how many are left of each, and
+/// the sum so far.
+struct Sharing {
+    patterns: [u64; 64],
+    left: [u32; 64],
+    kinds: usize,
+    counts: u32,
+    total: f64,
+}
+
+/// What [`Plan::sharing`] reads: the first band's sets, the free digits, their patterns, the
+/// columns where the first band gives each digit, the free digits given there (`named`) and
+/// the others, and the arrangements of `sets`.
+struct SharingDigits<'a> {
+    sets: &'a [u64],
+    free: u64,
+    pattern: &'a [u64; 64],
+    given: &'a [u64; 64],
+    named: &'a [u8],
+    unnamed: &'a [u8],
+    arranged: f64,
 }
 
 /// [`Plan::relabel`] of the digits `free` (two or more) with scratch for boards up to `N` wide.

@@ -82,22 +82,33 @@ struct Pricing {
     /// A boundary's tail: its table lookup and setup.
     tail: f64,
     /// A combination of the next band's ways; only those that pass Hall's condition where
-    /// `hall`, else all of them.
+    /// `fitted`, else all of them.
     combo: f64,
-    hall: bool,
+    /// A way of the last stack walked through for a combination of the other stacks that
+    /// passes (see [`super::Plan::passing`]).
+    last_way: f64,
+    /// Three bands: Hall's condition counted, the boundaries that share a count after the
+    /// renaming of [`super::Plan::relabel`] counted once, and the unit the microsecond.
+    fitted: bool,
 }
 
-/// Three bands (9×9, 6×6 with 2×3 boxes): microseconds, roughly, as fitted by CPU time over
-/// 22 sparse 9×9 counts, for a node, a boundary and a combination that passes Hall's
-/// condition (it goes on to the last band's lookups). The arrangements counted on table
-/// misses, half the time of such counts, are left out: a band's misses are about the same
-/// whichever turn puts it below the first, so they hardly tell the turns apart. Pricing them
-/// in, at 0.1 µs a combination instead, picked turns 5% dearer on 48 sparse puzzles.
+/// Three bands (9×9, 6×6 with 2×3 boxes): microseconds, roughly, for a node, a boundary, a
+/// combination that passes Hall's condition and a way of the last stack walked through.
+/// Fitted by least squares to the CPU time of each of the six turns of 95 sparse 9×9 counts
+/// (44 held-out puzzles of the lowest rate and 51 others; 3,000 dives per turn, each set's fit
+/// within 5% of the other's): picking by these prices cost 1.029 and 1.007 times the cheapest
+/// turns' time on the two sets, against 1.099 and 1.036 with the prices before (a node 0.17, a
+/// boundary 0.3, a combination 0.02, no ways, no renaming). The arrangements counted on table
+/// misses are left out: they are about half of such counts' time, but the dives cannot see
+/// which arrangements the table already holds, and the fit without them ranks the turns as
+/// well (the fit on the counts' actual counters picked within 1.029 of the cheapest without
+/// them, 1.023 with them).
 const THREE_BANDS: Pricing = Pricing {
-    node: 0.17,
-    tail: 0.3,
-    combo: 0.02,
-    hall: true,
+    node: 0.34,
+    tail: 0.75,
+    combo: 0.058,
+    last_way: 0.021,
+    fitted: true,
 };
 
 /// Two bands, or four and more (8×8, 12×12, 16×16): each of the next band's combinations
@@ -109,7 +120,8 @@ const OTHER_BANDS: Pricing = Pricing {
     node: 0.4,
     tail: 4.0,
     combo: 0.3,
-    hall: false,
+    last_way: 0.0,
+    fitted: false,
 };
 
 impl Pricing {
@@ -124,9 +136,11 @@ impl Pricing {
 
 /// An estimate of the cost (microseconds, roughly) of counting by bands under one plan: the
 /// mean of Knuth estimates from random dives of the first band's search tree, where a node
-/// costs its expansion and a leaf (a boundary) the tail's setup and the combinations of the
-/// next band's ways that pass Hall's condition ([`super::Plan::passing`]), shared by the
-/// leaves with the same column sets (the tail remembers them). Each dive is an unbiased
+/// costs its expansion and a leaf (a boundary) the tail's setup, the combinations of the next
+/// band's ways that pass Hall's condition and the last stack's ways walked through
+/// ([`super::Plan::passing`]), shared by the leaves whose boundaries share one count (the same
+/// column sets, or the same but for the digits renamed: [`super::Plan::sharing`]; the tail
+/// remembers them). Each dive is an unbiased
 /// estimate on its own, so more dives can be added to an estimate whose error is too large to
 /// rank it.
 #[derive(Debug, Clone)]
@@ -194,7 +208,7 @@ impl Estimate {
         use crate::engine::Expansion;
         let n = plan.n;
         let price = Pricing::of(plan);
-        self.fitted = price.hall;
+        self.fitted = price.fitted;
         let mut kids = Vec::new();
         let mut lists: Vec<Vec<u64>> = vec![Vec::new(); plan.rows];
         let full = crate::shape::all_digits(n);
@@ -221,13 +235,21 @@ impl Estimate {
                             list.clear();
                             plan.stack_choices(1, s, &rem[..n], list);
                         }
-                        let combos = if price.hall {
-                            plan.passing(&lists)
+                        let (walk, shared) = if price.fitted {
+                            (plan.passing(&lists), plan.sharing(&s0[..n], mult))
                         } else {
                             let ways = |l: &Vec<u64>| (l.len() / plan.stride()) as f64;
-                            lists.iter().map(ways).product()
+                            let combos = lists.iter().map(ways).product();
+                            let walk = super::choices::Passing {
+                                combos,
+                                last_ways: 0.0,
+                            };
+                            (walk, mult)
                         };
-                        cost += w * (price.tail + price.combo * combos) / mult;
+                        let tail = price.tail
+                            + price.combo * walk.combos
+                            + price.last_way * walk.last_ways;
+                        cost += w * tail / shared;
                         break;
                     }
                     Some(Expansion::Solved) => break,

@@ -261,7 +261,9 @@ fn renaming_unnamed_digits_gives_one_state() {
 
 /// The orientation estimate's count of the next band's combinations that pass Hall's
 /// condition: the same as checking every combination in stack order, and never fewer than the
-/// combinations with arrangements in both lower bands (Hall's condition is necessary).
+/// combinations with arrangements in both lower bands (Hall's condition is necessary); and its
+/// count of the last stack's ways that the tail walks through: the longest list's length for
+/// each pair of the two shorter lists' ways that passes.
 #[test]
 fn passing_counts_the_combinations_with_hall_condition() {
     let mut seed = 0x5eed_u64;
@@ -302,9 +304,95 @@ fn passing_counts_the_combinations_with_hall_condition() {
                 }
             }
         }
-        assert_eq!(plan.passing(&lists), hall as f64, "{p:?}");
+        let mut by_len = [0usize, 1, 2];
+        by_len.sort_by_key(|&s| lists[s].len());
+        let [x, y, z] = by_len;
+        let mut walked = 0;
+        for a in ways(x) {
+            for b in ways(y) {
+                if plan.hall_ok(&[], sig(a), false) && plan.hall_ok(&[sig(a)], sig(b), false) {
+                    walked += ways(z).len();
+                }
+            }
+        }
+        let passing = plan.passing(&lists);
+        assert_eq!(passing.combos, hall as f64, "{p:?}");
+        assert_eq!(passing.last_ways, walked as f64, "{p:?}");
         assert!(arranged <= hall && arranged > 0, "{p:?}");
         checked += 1;
     }
     assert!(checked >= 30);
+}
+
+/// Every filling of the first band of `p` (its givens kept; rows, columns and boxes inside
+/// the band all different), as the digit sets of its columns.
+fn first_band_fillings(p: &Puzzle) -> Vec<Vec<u64>> {
+    fn fill(p: &Puzzle, cell: usize, band: &mut Vec<u8>, out: &mut Vec<Vec<u64>>) {
+        let shape = p.shape();
+        let (n, rows, cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+        if cell == rows * n {
+            let mut sets = vec![0u64; n];
+            for (i, &v) in band.iter().enumerate() {
+                sets[i % n] |= 1 << (v - 1);
+            }
+            out.push(sets);
+            return;
+        }
+        let (r, c) = (cell / n, cell % n);
+        for v in 1..=n as u8 {
+            let given = p.cells()[cell];
+            let clash = (0..cell).any(|j| {
+                let (rj, cj) = (j / n, j % n);
+                band[j] == v && (rj == r || cj == c || cj / cols == c / cols)
+            });
+            if (given != 0 && given != v) || clash {
+                continue;
+            }
+            band.push(v);
+            fill(p, cell + 1, band, out);
+            band.pop();
+        }
+    }
+    let mut out = Vec::new();
+    fill(p, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The orientation estimate's share of a boundary's tail: the fillings of the first band whose
+/// boundary states have one key once the digits given nowhere below are renamed, as
+/// [`Plan::sharing`] counts them, against all the first band's fillings grouped by that key.
+#[test]
+fn sharing_counts_the_fillings_whose_boundaries_share_one_key() {
+    let mut seed = 0x0005_4a2e_u64;
+    let mut checked = 0;
+    let mut renamed = 0;
+    for (r, c) in [(2, 3), (3, 2), (2, 2)] {
+        let shape = Shape::new(r, c).unwrap();
+        let n = shape.side();
+        for round in 0..30 {
+            let p = random_puzzle(shape, 3 + round % 6, &mut seed);
+            let Some(plan) = Plan::new(shape, p.cells()) else {
+                continue;
+            };
+            let fillings = first_band_fillings(&p);
+            let full = all_digits(n);
+            let key = |sets: &[u64]| {
+                let rem: Vec<u64> = sets.iter().map(|&s| full & !s).collect();
+                let mut out = [0u64; 64];
+                plan.relabel(1, &rem, &mut out).to_vec()
+            };
+            let mut classes = std::collections::HashMap::new();
+            for sets in &fillings {
+                *classes.entry(key(sets)).or_insert(0u64) += 1;
+            }
+            for sets in fillings.iter().step_by(1 + fillings.len() / 40) {
+                let arranged = plan.arrangements(0, sets) as f64;
+                let shared = plan.sharing(sets, arranged);
+                assert_eq!(shared, classes[&key(sets)] as f64, "{p:?} {sets:?}");
+                renamed += usize::from(shared > arranged);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 1000 && renamed >= 100, "{checked} {renamed}");
 }
