@@ -31,11 +31,12 @@ pub(super) const EXTRA: usize = 6;
 const PASSING_STEPS: u32 = 1 << 14;
 
 /// What [`Plan::passing`] found of one boundary's tail.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Passing {
     /// The combinations of the next band's ways that pass Hall's condition.
     pub(super) combos: f64,
-    /// The ways of the last stack walked through for them.
+    /// The ways of the last stack (the one with the most ways, walked innermost) that the tail
+    /// walks through: all of them for each combination of the other stacks' ways that passes.
     pub(super) last_ways: f64,
 }
 

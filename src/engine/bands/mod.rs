@@ -414,13 +414,14 @@ impl Plan {
     /// whose columns hold the digits `sets` (`arranged`: the first band's arrangements with
     /// those sets): the fillings with the same sets, and those whose sets differ only in the
     /// digits given nowhere below, renamed ([`Plan::relabel`] gives them one key). For the
-    /// orientation estimate ([`Estimate::dive`]): one tail's work serves them all. Renaming a
+    /// orientation estimate of boards of three bands ([`Estimate::dive`]), where the count below
+    /// a boundary is looked up by that key: one tail's work serves them all. Renaming a
     /// digit that is not given in the first band either keeps the arrangements; the renamings
     /// of those given there are counted, at most [`SHARING_COUNTS`] of them (where there are
     /// more, the sum so far).
     pub(super) fn sharing(&self, sets: &[u64], arranged: f64) -> f64 {
         let (n, rows) = (self.n, self.rows);
-        let free = self.unnamed.get(1).copied().unwrap_or(0);
+        let free = self.unnamed[1];
         if free.count_ones() < 2 {
             return arranged;
         }
@@ -444,7 +445,7 @@ impl Plan {
         let mut kinds = Sharing {
             patterns: [0; 64],
             left: [0; 64],
-            kinds: 0,
+            len: 0,
             counts: 0,
             total: 0.0,
         };
@@ -455,12 +456,12 @@ impl Plan {
             let d = f.trailing_zeros() as usize;
             f &= f - 1;
             let p = pattern[d];
-            match kinds.patterns[..kinds.kinds].iter().position(|&q| q == p) {
+            match kinds.patterns[..kinds.len].iter().position(|&q| q == p) {
                 Some(k) => kinds.left[k] += 1,
                 None => {
-                    kinds.patterns[kinds.kinds] = p;
-                    kinds.left[kinds.kinds] = 1;
-                    kinds.kinds += 1;
+                    kinds.patterns[kinds.len] = p;
+                    kinds.left[kinds.len] = 1;
+                    kinds.len += 1;
                 }
             }
             if given[d] != 0 {
@@ -502,7 +503,7 @@ impl Plan {
             let mut ways = (1..=digits.unnamed.len())
                 .map(|k| k as f64)
                 .product::<f64>();
-            for &l in &kinds.left[..kinds.kinds] {
+            for &l in &kinds.left[..kinds.len] {
                 ways /= (1..=l).map(f64::from).product::<f64>();
             }
             let own = digits
@@ -518,8 +519,7 @@ impl Plan {
                 for (o, &m) in image.iter_mut().zip(digits.sets) {
                     *o = m & !digits.free;
                 }
-                let mut put = |d: usize, p: u64| {
-                    let mut p = p;
+                let mut put = |d: usize, mut p: u64| {
                     while p != 0 {
                         image[p.trailing_zeros() as usize] |= 1 << d;
                         p &= p - 1;
@@ -544,11 +544,11 @@ impl Plan {
         }
         let d = digits.named[i] as usize;
         let own = digits.pattern[d];
-        let first = kinds.patterns[..kinds.kinds]
+        let first = kinds.patterns[..kinds.len]
             .iter()
             .position(|&p| p == own)
             .expect("every free digit's pattern is a kind");
-        let order = std::iter::once(first).chain((0..kinds.kinds).filter(|&k| k != first));
+        let order = std::iter::once(first).chain((0..kinds.len).filter(|&k| k != first));
         for k in order {
             // The digit must stay in the columns where the first band gives it.
             if kinds.left[k] == 0 || kinds.patterns[k] & digits.given[d] != digits.given[d] {
@@ -846,12 +846,13 @@ impl Plan {
 /// The most arrangements [`Plan::sharing`] counts for one boundary.
 const SHARING_COUNTS: u32 = 16;
 
-/// The distinct patterns of [`Plan::sharing`]'s free digits, how many are left of each, and
-/// the sum so far.
+/// The distinct patterns of [`Plan::sharing`]'s free digits (the first `len`), how many digits
+/// are left to take each, the arrangements counted so far (up to [`SHARING_COUNTS`]) and the
+/// sum so far.
 struct Sharing {
     patterns: [u64; 64],
     left: [u32; 64],
-    kinds: usize,
+    len: usize,
     counts: u32,
     total: f64,
 }

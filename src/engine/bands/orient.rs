@@ -140,9 +140,9 @@ impl Pricing {
 /// band's ways that pass Hall's condition and the last stack's ways walked through
 /// ([`super::Plan::passing`]), shared by the leaves whose boundaries share one count (the same
 /// column sets, or the same but for the digits renamed: [`super::Plan::sharing`]; the tail
-/// remembers them). Each dive is an unbiased
-/// estimate on its own, so more dives can be added to an estimate whose error is too large to
-/// rank it.
+/// remembers them). Each dive is an unbiased estimate on its own (but where
+/// [`super::Plan::sharing`] stops counting), so more dives can be added to an estimate whose
+/// error is too large to rank it.
 #[derive(Debug, Clone)]
 pub(crate) struct Estimate {
     sum: f64,
@@ -242,7 +242,7 @@ impl Estimate {
                             let combos = lists.iter().map(ways).product();
                             let walk = super::choices::Passing {
                                 combos,
-                                last_ways: 0.0,
+                                ..Default::default()
                             };
                             (walk, mult)
                         };
