@@ -418,9 +418,9 @@ const DIVE_COST: f64 = 4.5;
 
 /// The cost of a node of the plain search in the unit of the estimates that are not fitted
 /// (boards of two bands, or four and more: about three microseconds, see `OTHER_BANDS` in
-/// `src/engine/bands/orient.rs`), for choosing between the two. Both sides are rough (the plain tree extrapolated
-/// from the attempt's progress was 18 times too small on one 9×9 puzzle), so the value leans
-/// to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
+/// `src/engine/bands/orient.rs`), for choosing between the two. Both sides are rough (the
+/// plain tree extrapolated from the attempt's progress was 18 times too small on one 9×9
+/// puzzle), so the value leans to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
 /// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
 /// times faster, but for two puzzles (2.5 times slower); above it, slower every time. The
 /// estimates of boards of three bands have their own bar since ([`PLAIN_NODE_MICROS`]).
@@ -551,13 +551,12 @@ fn plain_attempt<E: Engine>(root: &E, shape: Shape, shared: &Shared) -> Attempt 
 
 /// The orientation of `puzzle` to count by bands ([`bands::orientations`]) with the least
 /// estimated cost, that cost in plain search nodes ([`PLAIN_NODE_COST`], [`PLAIN_NODE_MICROS`])
-/// and its plan (without keys, see [`Plan::unkeyed`]); `None` when
-/// none can be counted so. Every turn gets [`ORIENT_FIRST`] dives; the turns whose estimate
-/// exceeds the best's by more than two standard errors (each side's) are dropped, and the rest
-/// get [`ORIENT_PROBES`] in all; then, while another turn's estimate is within one standard
-/// error of the best's (each side's error counted), those turns and the best get as many
-/// again, as long as the dives stay within [`ORIENT_SHARE`] of the best estimate and
-/// [`ORIENT_MOST`] in all.
+/// and its plan (without keys, see [`Plan::unkeyed`]); `None` when none can be counted so.
+/// Every turn gets [`ORIENT_FIRST`] dives; the turns whose estimate exceeds the best's by more
+/// than two standard errors (each side's) are dropped, and the rest get [`ORIENT_PROBES`] in
+/// all; then, while another turn's estimate is within one standard error of the best's (each
+/// side's error counted), those turns and the best get as many again, as long as the dives
+/// stay within [`ORIENT_SHARE`] of the best estimate and [`ORIENT_MOST`] in all.
 fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)> {
     struct Turn {
         puzzle: Puzzle,
