@@ -420,10 +420,11 @@ const DIVE_COST: f64 = 4.5;
 /// (boards of two bands, or four and more: about three microseconds, see `OTHER_BANDS` in
 /// `src/engine/bands/orient.rs`), for choosing between the two. Both sides are rough (the
 /// plain tree extrapolated from the attempt's progress was 18 times too small on one 9×9
-/// puzzle), so the value leans to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with 10⁴–10⁹ solutions: where the
-/// bands' estimate came below 0.7 nodes' worth, counting by bands was as fast or up to 30
-/// times faster, but for two puzzles (2.5 times slower); above it, slower every time. The
-/// estimates of boards of three bands have their own bar since ([`PLAIN_NODE_MICROS`]).
+/// puzzle), so the value leans to bands. Set on 54 sparse 8×8, 9×9 and 12×12 puzzles with
+/// 10⁴–10⁹ solutions: where the bands' estimate came below 0.7 nodes' worth, counting by bands
+/// was as fast or up to 30 times faster, but for two puzzles (2.5 times slower); above it,
+/// slower every time. The estimates of boards of three bands have their own bar since
+/// ([`PLAIN_NODE_MICROS`]).
 const PLAIN_NODE_COST: f64 = 0.7;
 
 /// [`PLAIN_NODE_COST`] for the estimates fitted in microseconds (boards of three bands): since
