@@ -420,28 +420,16 @@ impl Plan {
     /// of those given there are counted, at most [`SHARING_COUNTS`] of them (where there are
     /// more, the sum so far).
     pub(super) fn sharing(&self, sets: &[u64], arranged: f64) -> f64 {
-        let (n, rows) = (self.n, self.rows);
+        let n = self.n;
         let free = self.unnamed[1];
         if free.count_ones() < 2 {
             return arranged;
         }
         // The free digits' columns in the first band (its "pattern"; every digit has one
         // column per stack), the distinct patterns and how many digits have each.
-        let mut pattern = [0u64; 64];
-        for (c, &m) in sets.iter().enumerate() {
-            let mut m = m & free;
-            while m != 0 {
-                pattern[m.trailing_zeros() as usize] |= 1 << c;
-                m &= m - 1;
-            }
-        }
+        let pattern = digit_columns::<64>(sets, free);
         // The columns where each digit is given in the first band.
-        let mut given = [0u64; 64];
-        for (cell, &g) in self.fixed[..rows * n].iter().enumerate() {
-            if g != 0 {
-                given[g.trailing_zeros() as usize] |= 1 << (cell % n);
-            }
-        }
+        let given = digit_columns::<64>(&self.given[..n], all_digits(n));
         let mut kinds = Sharing {
             patterns: [0; 64],
             left: [0; 64],
@@ -870,17 +858,24 @@ struct SharingDigits<'a> {
     arranged: f64,
 }
 
-/// [`Plan::relabel`] of the digits `free` (two or more) with scratch for boards up to `N` wide.
-fn relabel_with<'a, const N: usize>(free: u64, rem: &'a [u64], out: &'a mut [u64]) -> &'a [u64] {
-    // Each unnamed digit's columns (bit `c`: column `c` lacks it).
+/// For each of the `digits` (bit `d`), the columns (bit `c`) whose mask `masks[c]` holds it.
+#[inline]
+fn digit_columns<const N: usize>(masks: &[u64], digits: u64) -> [u64; N] {
     let mut cols = [0u64; N];
-    for (c, &r) in rem.iter().enumerate() {
-        let mut m = r & free;
+    for (c, &mask) in masks.iter().enumerate() {
+        let mut m = mask & digits;
         while m != 0 {
             cols[m.trailing_zeros() as usize] |= 1 << c;
             m &= m - 1;
         }
     }
+    cols
+}
+
+/// [`Plan::relabel`] of the digits `free` (two or more) with scratch for boards up to `N` wide.
+fn relabel_with<'a, const N: usize>(free: u64, rem: &'a [u64], out: &'a mut [u64]) -> &'a [u64] {
+    // Each unnamed digit's columns (bit `c`: column `c` lacks it).
+    let cols = digit_columns::<N>(rem, free);
     // Sorted, they go to the unnamed digits in increasing order (often they are already).
     let mut sorted = [0u64; N];
     let (mut k, mut moved) = (0, false);
