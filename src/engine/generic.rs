@@ -274,6 +274,16 @@ impl Masks for View<'_> {
         self.st.cand[cell] | VALUE_BIT[usize::from(self.st.value[cell])]
     }
 
+    #[inline(always)]
+    fn open(&self, cell: usize) -> u64 {
+        self.st.cand[cell]
+    }
+
+    #[inline(always)]
+    fn placed(&self, h: usize) -> u64 {
+        self.st.placed[h]
+    }
+
     // Always inlined: the rules call it in their loops (left to the compiler, the few
     // instructions of marking stale houses made it a call, 3% more instructions on the
     // hard killers).

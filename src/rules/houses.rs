@@ -103,10 +103,12 @@ pub(crate) fn orthogonal(shape: Shape, a: usize, b: usize) -> bool {
 /// claiming) as one rule.
 #[derive(Debug)]
 pub(super) struct Intersection {
-    /// The first house's cells outside the second.
-    a: Vec<u16>,
-    /// The second house's cells outside the first.
-    b: Vec<u16>,
+    /// The two houses (of the compiled houses).
+    houses: [u16; 2],
+    /// The first house's cells outside the second (`cells[..split]`), then the second's
+    /// outside the first.
+    cells: Vec<u16>,
+    split: usize,
 }
 
 impl Intersection {
@@ -114,12 +116,16 @@ impl Intersection {
     pub(super) fn all(houses: &[Vec<u16>]) -> Vec<Intersection> {
         let mut out = Vec::new();
         for (i, h) in houses.iter().enumerate() {
-            for g in &houses[i + 1..] {
+            for (j, g) in houses.iter().enumerate().skip(i + 1) {
                 let shared = h.iter().filter(|c| g.contains(c)).count();
                 if shared >= 2 && shared + 2 <= h.len() {
+                    let a = h.iter().copied().filter(|c| !g.contains(c));
+                    let b = g.iter().copied().filter(|c| !h.contains(c));
+                    let cells: Vec<u16> = a.chain(b).collect();
                     out.push(Intersection {
-                        a: h.iter().copied().filter(|c| !g.contains(c)).collect(),
-                        b: g.iter().copied().filter(|c| !h.contains(c)).collect(),
+                        houses: [i as u16, j as u16],
+                        split: h.len() - shared,
+                        cells,
                     });
                 }
             }
@@ -129,24 +135,32 @@ impl Intersection {
 
     /// The cells of both sides.
     pub(super) fn cells(&self) -> Vec<u16> {
-        self.a.iter().chain(&self.b).copied().collect()
+        self.cells.clone()
     }
 
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
-        let union = |cells: &[u16], m: &M| cells.iter().fold(0u64, |u, &c| u | m.mask(c.into()));
-        let (ua, ub) = (union(&self.a, m), union(&self.b, m));
+        // Each side's digits: its open cells' candidates and its house's placed digits (those
+        // of the shared cells too: no cell of either house can take those, so they change
+        // neither the comparison nor what a side keeps).
+        let (a, b) = self.cells.split_at(self.split);
+        let union = |cells: &[u16], h: u16, m: &M| {
+            cells
+                .iter()
+                .fold(m.placed(usize::from(h)), |u, &c| u | m.open(c.into()))
+        };
+        let (ua, ub) = (union(a, self.houses[0], m), union(b, self.houses[1], m));
         if ua == ub {
             return Ok(false);
         }
         // Only the side with digits the other lacks loses any.
         let mut changed = false;
         if ua & !ub != 0 {
-            for &c in &self.a {
+            for &c in a {
                 changed |= m.restrict(c.into(), ub)?;
             }
         }
         if ub & !ua != 0 {
-            for &c in &self.b {
+            for &c in b {
                 changed |= m.restrict(c.into(), ua)?;
             }
         }
@@ -157,6 +171,151 @@ impl Intersection {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{compile, Rule, Rules};
+
+    /// A board as the engine keeps it: open cells' candidates, placed cells' digits (their
+    /// digit gone from every peer), read by `open` and `placed` as the engine's view reads it.
+    #[derive(Clone, PartialEq, Debug)]
+    struct Board {
+        cand: Vec<u64>,
+        value: Vec<u8>,
+        houses: Vec<Vec<u16>>,
+    }
+
+    impl Masks for Board {
+        fn mask(&self, cell: usize) -> u64 {
+            match self.value[cell] {
+                0 => self.cand[cell],
+                v => 1 << (v - 1),
+            }
+        }
+        fn open(&self, cell: usize) -> u64 {
+            self.cand[cell]
+        }
+        fn placed(&self, h: usize) -> u64 {
+            self.houses[h]
+                .iter()
+                .filter(|&&c| self.value[usize::from(c)] != 0)
+                .fold(0, |u, &c| u | 1 << (self.value[usize::from(c)] - 1))
+        }
+        fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction> {
+            if self.value[cell] != 0 {
+                return match allowed >> (self.value[cell] - 1) & 1 {
+                    1 => Ok(false),
+                    _ => Err(Contradiction),
+                };
+            }
+            let kept = self.cand[cell] & allowed;
+            if kept == 0 {
+                return Err(Contradiction);
+            }
+            let changed = kept != self.cand[cell];
+            self.cand[cell] = kept;
+            Ok(changed)
+        }
+    }
+
+    /// The same board read by `mask` alone (the trait's default `open` and `placed`).
+    struct ByMask(Board);
+
+    impl Masks for ByMask {
+        fn mask(&self, cell: usize) -> u64 {
+            self.0.mask(cell)
+        }
+        fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction> {
+            self.0.restrict(cell, allowed)
+        }
+    }
+
+    /// Reading a side by its open cells and its house's placed digits gives what reading
+    /// every cell's mask gives: the same verdict and the same candidates kept, on random
+    /// states of a 9×9 with a diagonal and windoku windows (intersections of every kind).
+    #[test]
+    fn intersections_read_by_placed_digits_as_by_masks() {
+        let mut rules = Rules::new();
+        rules.push(Rule::Diagonal(super::super::Diagonal::Main));
+        rules.push(Rule::Windoku);
+        let houses = compile(Shape::NINE, &rules).houses;
+        let all = Intersection::all(&houses);
+        assert!(all.len() > 54, "{} intersections", all.len());
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let (mut runs, mut changed, mut failed, mut with_placed) = (0, 0, 0, 0);
+        for _ in 0..300 {
+            let mut board = Board {
+                cand: vec![0x1FF; 81],
+                value: vec![0; 81],
+                houses: houses.clone(),
+            };
+            // Place digits at random (each leaving its peers), then take candidates away.
+            'place: for _ in 0..next(40) {
+                let cell = next(81);
+                let c = board.cand[cell];
+                if board.value[cell] != 0 || c == 0 {
+                    continue;
+                }
+                let d = (0..9)
+                    .filter(|d| c >> d & 1 == 1)
+                    .nth(next(c.count_ones() as usize));
+                let Some(d) = d else { continue };
+                board.value[cell] = d as u8 + 1;
+                board.cand[cell] = 0;
+                for h in houses.iter().filter(|h| h.contains(&(cell as u16))) {
+                    for &p in h {
+                        let p = usize::from(p);
+                        board.cand[p] &= !(1 << d);
+                        if board.value[p] == 0 && board.cand[p] == 0 {
+                            break 'place;
+                        }
+                    }
+                }
+            }
+            for _ in 0..next(120) {
+                let cell = next(81);
+                let without = board.cand[cell] & !(1 << next(9));
+                if board.value[cell] == 0 && without != 0 {
+                    board.cand[cell] = without;
+                }
+            }
+            if board
+                .cand
+                .iter()
+                .zip(&board.value)
+                .any(|(&c, &v)| c == 0 && v == 0)
+            {
+                continue;
+            }
+            for x in &all {
+                let (mut by_placed, mut by_mask) = (board.clone(), ByMask(board.clone()));
+                let (a, b) = (x.run(&mut by_placed), x.run(&mut by_mask));
+                let placed = x.cells.iter().any(|&c| board.value[usize::from(c)] != 0);
+                runs += 1;
+                with_placed += usize::from(placed);
+                match (a, b) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b);
+                        assert_eq!(by_placed, by_mask.0);
+                        changed += usize::from(a);
+                    }
+                    (Err(_), Err(_)) => failed += 1,
+                    (a, b) => panic!("by placed digits {a:?}, by masks {b:?}"),
+                }
+            }
+        }
+        assert!(
+            runs > 20_000 && with_placed > 10_000,
+            "{runs} runs, {with_placed}"
+        );
+        assert!(
+            changed > 2_000 && failed > 500,
+            "{changed} changed, {failed} failed"
+        );
+    }
 
     #[test]
     fn windoku_on_9x9_and_6x6() {

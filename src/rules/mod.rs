@@ -637,6 +637,21 @@ pub(crate) struct Contradiction;
 pub(crate) trait Masks {
     /// The candidates of `cell`.
     fn mask(&self, cell: usize) -> u64;
+    /// The candidates of `cell` where it is open; where it is placed, nothing or its digit's
+    /// bit (as `mask`). With [`Masks::placed`], a cheaper read of a house's cells' digits:
+    /// the union of `open` over some of a house's cells, with the house's placed digits, is
+    /// the union of `mask` with, at most, digits placed in the house's other cells.
+    #[inline(always)]
+    fn open(&self, cell: usize) -> u64 {
+        self.mask(cell)
+    }
+    /// The digits placed in house `h` (of the compiled houses), or none (when `open` gives
+    /// placed cells' digits).
+    #[inline(always)]
+    fn placed(&self, h: usize) -> u64 {
+        let _ = h;
+        0
+    }
     /// Keep only the `allowed` candidates of `cell`: `Ok(true)` when that removed some,
     /// `Err` when none is left.
     fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction>;
@@ -888,7 +903,10 @@ impl Propagators {
         yields: &mut Yields,
     ) -> Result<bool, Contradiction> {
         let s = &self.starts;
-        if u < s[0] {
+        // The intersections first: most runs are theirs (a hundred per guess on a hard 9×9).
+        if u >= s[5] {
+            self.intersections[u - s[5]].run(m)
+        } else if u < s[0] {
             self.pairs.run_one(u, m, self.exclusions.as_ref())
         } else if u < s[1] {
             let sum = &self.sums[u - s[0]];
@@ -903,10 +921,8 @@ impl Propagators {
             self.betweens[u - s[2]].run(m)
         } else if u < s[4] {
             self.sandwiches[u - s[3]].run(m)
-        } else if u < s[5] {
-            self.quads[u - s[4]].run(m)
         } else {
-            self.intersections[u - s[5]].run(m)
+            self.quads[u - s[4]].run(m)
         }
     }
 
