@@ -590,12 +590,13 @@ fn crowded_sum_puzzles(seed: u64, trials: usize) -> Vec<Puzzle> {
 
 /// Redundant sums (the law of leftovers') retired by the search as soon as a run of theirs
 /// narrows nothing, instead of after thousands of runs: the counts of crowded 6×6 sum puzzles
-/// still equal the definitions', and sums were retired.
+/// still equal the definitions', and sums were retired (48 of them over these 300 puzzles,
+/// at least 30 asserted: over 150, the retirements ranged from 12 to 28 by seed).
 #[test]
 fn retired_redundant_sums_keep_the_counts() {
     let before = RETIRED.with(std::cell::Cell::get);
     let mut checked = 0;
-    for p in crowded_sum_puzzles(0x9E37_79B9_7F4A_7C15, 150) {
+    for p in crowded_sum_puzzles(0x9E37_79B9_7F4A_7C15, 300) {
         let (shape, rules) = (p.shape(), p.rules().unwrap());
         let classic = Puzzle::new(shape, p.cells().to_vec()).unwrap();
         let expected = solutions(&classic, &Options::default())
@@ -609,7 +610,7 @@ fn retired_redundant_sums_keep_the_counts() {
     }
     let retired = RETIRED.with(std::cell::Cell::get) - before;
     assert!(
-        checked > 100 && retired >= 20,
+        checked > 200 && retired >= 30,
         "{checked} puzzles, {retired} retired"
     );
 }
