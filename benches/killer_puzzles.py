@@ -21,7 +21,7 @@ import sys
 def main():
     seed, count = int(sys.argv[1]), int(sys.argv[2])
     sizes = [int(s) for s in (sys.argv[3] if len(sys.argv) > 3 else "4,5,6,7,8").split(",")]
-    grids = [l.strip() for l in sys.stdin if len(l.strip()) == 81 and l.strip().isdigit()]
+    grids = [g for g in (l.strip() for l in sys.stdin) if len(g) == 81 and set(g) <= set("123456789")]
     if not grids:
         sys.exit("killer_puzzles.py: no 81-digit grid on standard input")
     rng = random.Random(seed)

@@ -293,7 +293,11 @@ mod tests {
             for x in &all {
                 let (mut by_placed, mut by_mask) = (board.clone(), ByMask(board.clone()));
                 let (a, b) = (x.run(&mut by_placed), x.run(&mut by_mask));
-                let placed = x.cells.iter().any(|&c| board.value[usize::from(c)] != 0);
+                // The two readings differ by the digits placed in the shared cells.
+                let [h, g] = x.houses.map(usize::from);
+                let placed = houses[h]
+                    .iter()
+                    .any(|c| houses[g].contains(c) && board.value[usize::from(*c)] != 0);
                 runs += 1;
                 with_placed += usize::from(placed);
                 match (a, b) {
@@ -308,7 +312,7 @@ mod tests {
             }
         }
         assert!(
-            runs > 20_000 && with_placed > 10_000,
+            runs > 20_000 && with_placed > 5_000,
             "{runs} runs, {with_placed}"
         );
         assert!(

@@ -734,7 +734,8 @@ const RETIRE_AFTER: u32 = 5_000;
 
 /// A redundant unit that narrowed or failed in fewer than one run in this many is retired
 /// (see [`Yields`]). Of 5, 8, 10, 14, 20 and 40, 10 took the least time on ISS's slow
-/// puzzles with the ten hard killers outside its bench (15% less than 40, 5% more guesses),
+/// puzzles with the ten hard killers outside its bench (13–16% less than 40 in the runs that
+/// had both, 5% more guesses),
 /// and 8% less than 40 on counts of random killers made after it was chosen (see
 /// PERFORMANCE.md).
 const RETIRE_RATIO: u32 = 10;
