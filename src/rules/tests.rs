@@ -8,10 +8,10 @@ use crate::puzzle::Puzzle;
 use crate::solver::{count, solutions, Options};
 use std::collections::BTreeSet;
 
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self, below: usize) -> usize {
+    pub(super) fn next(&mut self, below: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
