@@ -340,13 +340,17 @@ mod tests {
     /// middle digits that fills the cells between and makes the sum, where every cell holds a
     /// digit of its side and each side's cells together hold all of theirs, the cells keep
     /// their candidates of their side (and the ends theirs); where none fits, a contradiction.
-    /// On 6×6, 9×9 and 12×12 rows (12×12: middle digits in both of the filter's halves).
+    /// On 4×4, 6×6, 9×9, 12×12 and 16×16 rows (12×12 and 16×16: middle digits in both of the
+    /// filter's halves; 16×16: most sums with more than 64 sets, in several chunks).
     #[test]
     fn sets_keep_exactly_what_some_placement_leaves() {
         for (rows, cols, rounds, seed) in [
             (2, 3, 4000, 0x5A4D_7C11_E0F3_2B69u64),
             (3, 3, 2000, 0x1F2E_3D4C_5B6A_7988),
             (3, 4, 800, 0x7C3A_91E5_4D20_B6F1),
+            (2, 2, 2000, 0x3B8F_06D2_A95C_E147),
+            // Most sums of a 16×16 row have more than 64 sets: several chunks.
+            (4, 4, 300, 0x6E21_C4A7_F03B_58D9),
         ] {
             let shape = Shape::new(rows, cols).unwrap();
             let (pruned, dead) = against_definition(shape, rounds, seed);
