@@ -30,7 +30,7 @@ pub(super) struct Sandwich {
 }
 
 /// Up to 64 of a sandwich's digit sets, indexed so that a word's bits stand for its sets.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Chunk {
     /// The sets.
     sets: Vec<u64>,
