@@ -56,8 +56,9 @@ pub(crate) struct ThreeRows {
     fa: [u16; 16],
     fb: [u16; 16],
     fc: [u16; 16],
-    /// Digits fixed in the other two rows (not to be taken by the first row).
-    excl: [u16; 16],
+    /// The digits column `c` may give the enumerated row, of those it holds (`keep[c]`): its
+    /// given there, else all but the digits given in the other two rows.
+    keep: [u16; 16],
     /// Some given at all.
     any_fixed: bool,
 }
@@ -88,28 +89,25 @@ impl ThreeRows {
             fa: [0; 16],
             fb: [0; 16],
             fc: [0; 16],
-            excl: [0; 16],
+            keep: [0; 16],
             any_fixed: false,
         };
         for col in 0..n {
             g.fa[col] = fixed[a * n + col] as u16;
             g.fb[col] = fixed[b * n + col] as u16;
             g.fc[col] = fixed[c * n + col] as u16;
-            g.excl[col] = g.fb[col] | g.fc[col];
-            g.any_fixed |= (g.fa[col] | g.excl[col]) != 0;
+            let excl = g.fb[col] | g.fc[col];
+            g.keep[col] = if g.fa[col] != 0 { g.fa[col] } else { !excl };
+            g.any_fixed |= (g.fa[col] | excl) != 0;
         }
         Some(g)
     }
 
-    /// The digits column `col` holding `set` may give the enumerated row: its given there,
-    /// else its digits not given in the other two rows.
+    /// The digits column `col` holding `set` may give the enumerated row: its given there (a
+    /// given belongs to its column's set), else its digits not given in the other two rows.
     #[inline]
     fn first_row(&self, col: usize, set: u16) -> u16 {
-        if self.fa[col] != 0 {
-            self.fa[col]
-        } else {
-            set & !self.excl[col]
-        }
+        set & self.keep[col]
     }
 
     /// The arrangements of the band with column sets `sets`.
@@ -173,18 +171,19 @@ impl ThreeRows {
         const ALL: u16 = 0x1FF;
         let mut set = [0u16; 9];
         let mut allow = [0u16; 9];
-        // `xor3[d]`: the exclusive or of the three columns holding digit `d`.
-        let mut xor3 = [0u8; 16];
         for (col, &x) in sets.iter().enumerate().take(9) {
             let x = x as u16 & ALL;
             set[col] = x;
             allow[col] = self.first_row(col, x);
-            let mut m = x;
-            while m != 0 {
-                xor3[m.trailing_zeros() as usize & 15] ^= col as u8;
-                m &= m - 1;
-            }
         }
+        // Nibble `d` of `xor3`: the exclusive or of the three columns holding digit `d`. Bit
+        // `k` of it is the parity of those columns with bit `k` in their index: the digits of
+        // the exclusive or of those columns' sets (one column a stack holds each digit).
+        let slice = |cols: &[usize]| usize::from(cols.iter().fold(0, |a, &c| a ^ set[c]));
+        let xor3 = SPREAD[slice(&[1, 3, 5, 7])]
+            | SPREAD[slice(&[2, 3, 6, 7])] << 1
+            | SPREAD[slice(&[4, 5, 6, 7])] << 2
+            | SPREAD[slice(&[8])] << 3;
         let halve = !self.any_fixed;
         if halve {
             // No givens: as in `count_with`, a third of the matchings, once each way round
@@ -259,6 +258,23 @@ impl ThreeRows {
     }
 }
 
+/// Each 9-bit mask with its bit `d` moved to bit `4d` (the low bit of nibble `d`).
+const SPREAD: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut d = 0;
+        while d < 9 {
+            if m >> d & 1 != 0 {
+                table[m] |= 1 << (4 * d);
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
 /// Call `f` with every digit set that takes one digit of each of the three masks `allow`,
 /// none in `avoid`.
 #[inline]
@@ -289,9 +305,8 @@ fn for_each_choice(allow: &[u16], avoid: u16, mut f: impl FnMut(u16)) {
 struct Nine<'a> {
     g: &'a ThreeRows,
     set: [u16; 9],
-    /// `xor3[d]`: the exclusive or of the columns of digit `d` (`d` > 8 unused: room to index
-    /// without bounds checks).
-    xor3: [u8; 16],
+    /// Nibble `d`: the exclusive or of the columns of digit `d`.
+    xor3: u64,
     /// Count the cycle through column 0 once.
     halve: bool,
 }
@@ -305,16 +320,16 @@ impl Nine<'_> {
     fn two_rows(&self, t: [u16; 3]) -> u64 {
         const STACK: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
         let mut left = [0u16; 16];
-        // `other[d]`: the exclusive or of the two columns where digit `d` is left (its three
-        // columns but the one that gave it to the first row).
+        // Nibble `d` of `other`: the exclusive or of the two columns where digit `d` is left
+        // (its three columns but the one that gave it to the first row).
         let mut other = self.xor3;
         for (col, l) in left.iter_mut().enumerate().take(9) {
             let first = self.set[col] & t[STACK[col]];
             *l = self.set[col] ^ first;
-            other[first.trailing_zeros() as usize & 15] ^= col as u8;
+            other ^= (col as u64) << ((4 * first.trailing_zeros()) & 63);
         }
         let next = |col: usize, bottom: u16| {
-            usize::from(other[bottom.trailing_zeros() as usize & 15]) ^ col
+            ((other >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ col
         };
         cycles(9, &left, self.g, self.halve, next)
     }

@@ -798,7 +798,8 @@ impl Plan {
         let v = known.unwrap_or_else(|| match rem {
             None => self.arrangements(b, sets),
             Some(rem) => {
-                let mut left = [0u64; 64];
+                // Keys are made for boards up to 16 wide (see `Places::new`).
+                let mut left = [0u64; 16];
                 for (l, (&r, &s)) in left.iter_mut().zip(rem.iter().zip(sets)) {
                     *l = r & !s;
                 }
