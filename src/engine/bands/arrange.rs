@@ -52,12 +52,11 @@ pub(crate) fn arrangements(rows: usize, sets: &[u64], fixed: &[u64]) -> u128 {
 #[derive(Debug, Clone)]
 pub(crate) struct ThreeRows {
     n: usize,
-    /// The givens of the row whose matchings are enumerated (`fa`) and of the two others.
-    fa: [u16; 16],
+    /// The givens of the two rows other than the one whose matchings are enumerated.
     fb: [u16; 16],
     fc: [u16; 16],
     /// The digits column `c` may give the enumerated row, of those it holds (`keep[c]`): its
-    /// given there, else all but the digits given in the other two rows.
+    /// given there, else all but the digits given in the other two rows (`fb`, `fc`).
     keep: [u16; 16],
     /// Some given at all.
     any_fixed: bool,
@@ -86,19 +85,18 @@ impl ThreeRows {
         };
         let mut g = ThreeRows {
             n,
-            fa: [0; 16],
             fb: [0; 16],
             fc: [0; 16],
             keep: [0; 16],
             any_fixed: false,
         };
         for col in 0..n {
-            g.fa[col] = fixed[a * n + col] as u16;
+            let fa = fixed[a * n + col] as u16;
             g.fb[col] = fixed[b * n + col] as u16;
             g.fc[col] = fixed[c * n + col] as u16;
             let excl = g.fb[col] | g.fc[col];
-            g.keep[col] = if g.fa[col] != 0 { g.fa[col] } else { !excl };
-            g.any_fixed |= (g.fa[col] | excl) != 0;
+            g.keep[col] = if fa != 0 { fa } else { !excl };
+            g.any_fixed |= (fa | excl) != 0;
         }
         Some(g)
     }
