@@ -103,15 +103,32 @@ impl Exclusions {
         bit: u64,
         m: &mut M,
     ) -> Result<bool, Contradiction> {
-        let mut common = [u64::MAX; Self::MAX_CELLS / 64];
-        let common = &mut common[..self.words];
+        // Boards of at most 128 cells (9×9, 10×10, 11×11) with their words as constants: the
+        // loops unroll (the general form cost the hard killers 3% of their instructions).
+        match self.words {
+            1 => self.clear_common_in::<1, M>(cells, bit, m),
+            2 => self.clear_common_in::<2, M>(cells, bit, m),
+            _ => self.clear_common_in::<{ Self::MAX_CELLS / 64 }, M>(cells, bit, m),
+        }
+    }
+
+    /// [`Exclusions::clear_common`] with at most `W` words per cell.
+    #[inline(always)]
+    fn clear_common_in<const W: usize, M: Masks>(
+        &self,
+        cells: impl Iterator<Item = usize>,
+        bit: u64,
+        m: &mut M,
+    ) -> Result<bool, Contradiction> {
+        let words = self.words.min(W);
+        let mut common = [u64::MAX; W];
         for c in cells {
-            for (w, &p) in common.iter_mut().zip(self.of(c)) {
+            for (w, &p) in common[..words].iter_mut().zip(self.of(c)) {
                 *w &= p;
             }
         }
         let mut changed = false;
-        for (w, &word) in common.iter().enumerate() {
+        for (w, &word) in common[..words].iter().enumerate() {
             let mut b = word;
             while b != 0 {
                 let c = w * 64 + b.trailing_zeros() as usize;
