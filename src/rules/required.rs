@@ -179,26 +179,33 @@ macro_rules! scratch {
 #[inline]
 fn naked_singles(within: &mut [u64]) -> bool {
     let mut taken = 0u64;
-    let mut done = 0u32;
+    // The cells not yet left with one digit (at most `SET_CELLS`): the rounds visit only
+    // them.
+    let mut open = (1u32 << within.len()) - 1;
     loop {
         let mut fresh = 0u64;
-        for (i, &w) in within.iter().enumerate() {
-            if done >> i & 1 == 0 && w & w.wrapping_sub(1) == 0 {
+        let mut o = open;
+        while o != 0 {
+            let i = o.trailing_zeros() as usize;
+            o &= o - 1;
+            let w = within[i];
+            if w & w.wrapping_sub(1) == 0 {
                 if w == 0 || fresh & w != 0 {
                     return false;
                 }
                 fresh |= w;
-                done |= 1 << i;
+                open &= !(1 << i);
             }
         }
         if fresh == 0 {
             return true;
         }
         taken |= fresh;
-        for (i, w) in within.iter_mut().enumerate() {
-            if done >> i & 1 == 0 {
-                *w &= !taken;
-            }
+        let mut o = open;
+        while o != 0 {
+            let i = o.trailing_zeros() as usize;
+            o &= o - 1;
+            within[i] &= !taken;
         }
     }
 }
