@@ -181,13 +181,10 @@ fn naked_singles(within: &mut [u64]) -> bool {
     let mut taken = 0u64;
     // The cells not yet left with one digit (at most `SET_CELLS`): the rounds visit only
     // them.
-    let mut open = (1u32 << within.len()) - 1;
+    let mut open = (1u64 << within.len()) - 1;
     loop {
         let mut fresh = 0u64;
-        let mut o = open;
-        while o != 0 {
-            let i = o.trailing_zeros() as usize;
-            o &= o - 1;
+        for i in bits(open) {
             let w = within[i];
             if w & w.wrapping_sub(1) == 0 {
                 if w == 0 || fresh & w != 0 {
@@ -201,10 +198,7 @@ fn naked_singles(within: &mut [u64]) -> bool {
             return true;
         }
         taken |= fresh;
-        let mut o = open;
-        while o != 0 {
-            let i = o.trailing_zeros() as usize;
-            o &= o - 1;
+        for i in bits(open) {
             within[i] &= !taken;
         }
     }
