@@ -170,8 +170,9 @@ struct WaysMemo {
 /// The widest stacks whose ways [`WaysMemo`] keeps.
 const MEMO_COLS: usize = 8;
 
-/// The most words [`WaysMemo`] keeps before it starts again.
-const MEMO_WORDS: usize = 1 << 20;
+/// The most words [`WaysMemo`] keeps before it starts again: 2 MiB a turn, while the turns are
+/// compared (a sparse 9×9 count's dives keep 4,000–6,000 words, 60–100 lists, a turn).
+const MEMO_WORDS: usize = 1 << 18;
 
 impl WaysMemo {
     /// Write into `out` the ways of stack `s` of `plan`'s band 1 when the columns lack `rem`.
