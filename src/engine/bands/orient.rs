@@ -3,7 +3,6 @@
 
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
-use std::collections::HashMap;
 
 /// How a puzzle was turned for counting by bands: transposed or not, then its bands reordered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +143,6 @@ impl Pricing {
 /// remembers them). Each dive is an unbiased estimate on its own (but where
 /// [`super::Plan::sharing`] stops counting), so more dives can be added to an estimate whose
 /// error is too large to rank it.
-#[derive(Debug, Clone)]
 pub(crate) struct Estimate {
     sum: f64,
     squares: f64,
@@ -152,52 +150,8 @@ pub(crate) struct Estimate {
     rng: crate::rng::SplitMix64,
     /// Whether the unit is the microsecond ([`THREE_BANDS`]).
     fitted: bool,
-    /// The ways of a stack of the second band by the stack and its columns' digit sets, as
-    /// [`super::Plan::stack_choices`] lists them (the dives meet the same stacks again and
-    /// again: on sparse 9×9 counts, making the lists anew at each boundary had been 4% of
-    /// the whole count).
-    ways: WaysMemo,
-}
-
-/// [`Estimate`]'s lists of ways, keyed by the stack and its columns' digit sets (boards with
-/// stacks up to [`MEMO_COLS`] wide), with the words they hold.
-#[derive(Debug, Clone, Default)]
-struct WaysMemo {
-    lists: HashMap<[u64; MEMO_COLS + 1], Vec<u64>>,
-    words: usize,
-}
-
-/// The widest stacks whose ways [`WaysMemo`] keeps.
-const MEMO_COLS: usize = 8;
-
-/// The most words [`WaysMemo`] keeps before it starts again: 2 MiB a turn, while the turns are
-/// compared (a sparse 9×9 count's dives keep 4,000–6,000 words, 60–100 lists, a turn).
-const MEMO_WORDS: usize = 1 << 18;
-
-impl WaysMemo {
-    /// Write into `out` the ways of stack `s` of `plan`'s band 1 when the columns lack `rem`.
-    fn fill(&mut self, plan: &super::Plan, s: usize, rem: &[u64], out: &mut Vec<u64>) {
-        out.clear();
-        let cols = plan.cols;
-        if cols > MEMO_COLS {
-            plan.stack_choices(1, s, rem, out);
-            return;
-        }
-        let mut key = [0u64; MEMO_COLS + 1];
-        key[0] = s as u64;
-        key[1..=cols].copy_from_slice(&rem[s * cols..(s + 1) * cols]);
-        if let Some(list) = self.lists.get(&key) {
-            out.extend_from_slice(list);
-            return;
-        }
-        plan.stack_choices(1, s, rem, out);
-        if self.words + out.len() > MEMO_WORDS {
-            self.lists.clear();
-            self.words = 0;
-        }
-        self.words += out.len();
-        self.lists.insert(key, out.clone());
-    }
+    /// The ways of the second band's stacks its dives met (see [`super::Ways::small`]).
+    ways: super::Ways,
 }
 
 impl Estimate {
@@ -209,7 +163,7 @@ impl Estimate {
             dives: 0,
             rng: crate::rng::SplitMix64::new(seed),
             fitted: false,
-            ways: WaysMemo::default(),
+            ways: super::Ways::small(),
         }
     }
 
@@ -279,8 +233,15 @@ impl Estimate {
                         }
                         let mult = plan.arrangements(0, &s0[..n]).max(1) as f64;
                         // A plan has two bands or more: band 1 is the next.
+                        self.ways.start(plan.generation, plan.cols.min(8) + 1);
                         for (s, list) in lists.iter_mut().enumerate() {
-                            self.ways.fill(plan, s, &rem[..n], list);
+                            let c0 = s * plan.cols;
+                            let (start, len) =
+                                self.ways.get_or_make(s, &rem[c0..c0 + plan.cols], |out| {
+                                    plan.stack_choices(1, s, &rem[..n], out)
+                                });
+                            list.clear();
+                            list.extend_from_slice(&self.ways.arena[start..start + len]);
                         }
                         let (walk, shared) = if price.fitted {
                             (plan.passing(&lists), plan.sharing(&s0[..n], mult))
@@ -326,12 +287,12 @@ impl Estimate {
 mod tests {
     use super::*;
 
-    /// The memo hands each stack the ways `stack_choices` makes, whether it makes them (a
-    /// miss) or has them (a hit), and after it starts again.
+    /// An estimate's small table of ways hands each stack the ways `stack_choices` makes,
+    /// whether it makes them (a miss) or has them (a hit), and after it starts again.
     #[test]
-    fn the_memo_of_ways_lists_what_stack_choices_makes() {
+    fn the_estimates_ways_are_what_stack_choices_makes() {
         let shape = Shape::new(3, 3).unwrap();
-        // q00 of the held-out sparse set, and two fillings of its first band from solutions.
+        // q00 of the held-out sparse set, and fillings of its first band from solutions.
         let line =
             ".4...12.....2.....1...3......7.13.2.......3.....6....8...5..8..5..1....4..9.....2";
         let cells: Vec<u8> = line.bytes().map(|b| b.saturating_sub(b'0') % 10).collect();
@@ -349,30 +310,41 @@ mod tests {
             lacking("845791263673258941192436587"),
             lacking("345791286796258143182436957"),
         ];
-        let mut memo = WaysMemo::default();
-        let (mut got, mut want) = (Vec::new(), Vec::new());
-        let mut some = false;
+        // The two fillings share their middle stack: five different lists in all.
+        assert_eq!(rems[0][3..6], rems[1][3..6]);
+        let mut want = Vec::new();
+        let mut distinct = 0;
+        for (i, rem) in rems.iter().enumerate() {
+            for s in 0..3 {
+                want.clear();
+                plan.stack_choices(1, s, rem, &mut want);
+                if i == 0 || s != 1 {
+                    distinct += want.len();
+                }
+            }
+        }
+        assert!(distinct > 0);
+        let mut ways = super::super::Ways::small();
         for round in 0..3 {
+            ways.start(plan.generation, 4);
             for rem in &rems {
                 for s in 0..3 {
                     want.clear();
                     plan.stack_choices(1, s, rem, &mut want);
-                    memo.fill(&plan, s, rem, &mut got);
-                    assert_eq!(got, want, "round {round}, stack {s}");
-                    some |= !want.is_empty();
+                    let (start, len) = ways.get_or_make(s, &rem[3 * s..3 * s + 3], |out| {
+                        plan.stack_choices(1, s, rem, out)
+                    });
+                    assert_eq!(ways.arena[start..start + len], want[..], "round {round}");
                 }
             }
+            // Each list made once (round 1 only finds them), and again after the restart.
+            assert_eq!(ways.arena.len(), distinct, "round {round}");
             if round == 1 {
-                // Full: the next list made starts it again.
-                memo.words = MEMO_WORDS;
-                let rem = lacking("345791286796258143128436957");
-                memo.fill(&plan, 0, &rem, &mut got);
-                assert_eq!(memo.lists.len(), 1);
+                // Past its limit: the next start empties it.
+                let full = ways.max_words + 1;
+                ways.arena.resize(full, 0);
             }
         }
-        assert!(some);
-        // The two fillings share their middle stack: five lists, and the one made last.
-        assert_eq!(memo.lists.len(), 6);
     }
 
     #[test]
