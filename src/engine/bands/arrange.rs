@@ -181,13 +181,12 @@ impl ThreeRows {
             allow[col] = self.first_row(col, x);
         }
         // Nibble `d` of `column[s]`: the column of stack `s` holding digit `d` (each stack
-        // holds each digit once); of `xor3`, the exclusive or of the three.
+        // holds each digit once).
         let column: [u64; 3] = std::array::from_fn(|s| {
             (3 * s..3 * s + 3)
                 .map(|c| SPREAD[usize::from(set[c])] * c as u64)
                 .sum()
         });
-        let xor3 = column[0] ^ column[1] ^ column[2];
         let halve = !self.any_fixed;
         if halve {
             // No givens: as in `count_with`, a third of the matchings, once each way round
@@ -212,7 +211,6 @@ impl ThreeRows {
         let nine = Nine {
             g: self,
             set,
-            xor3,
             column,
             halve,
         };
@@ -306,12 +304,10 @@ fn for_each_choice(allow: &[u16], avoid: u16, mut f: impl FnMut(u16)) {
 }
 
 /// A count of [`ThreeRows::count_nine`]: the band's givens, the columns' digits and, for each
-/// digit, the exclusive or of its three columns.
+/// stack, the column holding each digit.
 struct Nine<'a> {
     g: &'a ThreeRows,
     set: [u16; 9],
-    /// Nibble `d`: the exclusive or of the columns of digit `d`.
-    xor3: u64,
     /// Nibble `d` of `column[s]`: the column of stack `s` holding digit `d`.
     column: [u64; 3],
     /// Count the cycle through column 0 once.
@@ -331,10 +327,9 @@ impl Nine<'_> {
             *l = self.set[col] & !t[STACK[col]];
         }
         // Nibble `d` of `other`: the exclusive or of the two columns where digit `d` is left
-        // (its three columns but the one that gave it to the first row, in the stack whose
-        // digits `t[s]` hold it).
-        let first = |s: usize| self.column[s] & (SPREAD[usize::from(t[s])] * 15);
-        let other = self.xor3 ^ first(0) ^ first(1) ^ first(2);
+        // (its columns in the two stacks whose first-row digits `t[s]` do not hold it).
+        let left_in = |s: usize| self.column[s] & !(SPREAD[usize::from(t[s])] * 15);
+        let other = left_in(0) ^ left_in(1) ^ left_in(2);
         let next = |col: usize, bottom: u16| {
             ((other >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ col
         };
