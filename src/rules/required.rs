@@ -226,7 +226,7 @@ pub(super) fn keep_sets<M: Masks>(
     // Each cell's candidates, read once (at most 64 cells: a line or cage of different
     // digits on a board of at most 64).
     scratch!(ms, cells.len());
-    let (mut union, mut twice, mut fixed) = (0u64, 0u64, 0u64);
+    let (mut union, mut twice, mut fixed, mut ones) = (0u64, 0u64, 0u64, 0u32);
     for (mask, &c) in ms.iter_mut().zip(cells) {
         *mask = m.mask(usize::from(c));
         let mask = *mask;
@@ -234,33 +234,66 @@ pub(super) fn keep_sets<M: Masks>(
         union |= mask;
         if mask & mask.wrapping_sub(1) == 0 {
             fixed |= mask;
+            ones += 1;
         }
     }
-    let unique = union & !twice;
-    let narrow = by_singles && cells.len() <= SET_CELLS;
     let (mut allowed, mut every) = (0u64, u64::MAX);
-    let mut support = [0u64; SET_CELLS];
-    'sets: for &set in sets {
-        if set & fixed != fixed || set & union != set {
-            continue;
+    let mut changed = false;
+    if by_singles && cells.len() <= SET_CELLS {
+        // Every set that fits holds the digits of the cells left with one, once each: the
+        // other cells lose them before the sets are tried, and only those others are narrowed
+        // set by set (a cell left with one keeps its digit in every set that fits).
+        if ones != fixed.count_ones() {
+            return Err(Contradiction);
         }
-        if narrow {
-            let mut within = [0u64; SET_CELLS];
+        let (mut open, mut at, mut k) = ([0u64; SET_CELLS], [0u8; SET_CELLS], 0);
+        for (i, &mask) in ms.iter().enumerate() {
+            if mask & mask.wrapping_sub(1) != 0 {
+                let rest = mask & !fixed;
+                if rest == 0 {
+                    return Err(Contradiction);
+                }
+                (open[k], at[k]) = (rest, i as u8);
+                k += 1;
+            }
+        }
+        let (open, at) = (&open[..k], &at[..k]);
+        let mut support = [0u64; SET_CELLS];
+        let mut within = [0u64; SET_CELLS];
+        let within = &mut within[..k];
+        'narrow: for &set in sets {
+            if set & fixed != fixed || set & union != set {
+                continue;
+            }
             let mut single = false;
-            for (w, &mask) in within.iter_mut().zip(ms.iter()) {
+            for (w, &mask) in within.iter_mut().zip(open) {
                 *w = mask & set;
                 if *w == 0 {
-                    continue 'sets;
+                    continue 'narrow;
                 }
                 single |= *w & (*w - 1) == 0;
             }
-            if single && !naked_singles(&mut within[..cells.len()]) {
+            if single && !naked_singles(within) {
                 continue;
             }
-            for (s, w) in support.iter_mut().zip(&within) {
+            for (s, w) in support.iter_mut().zip(within.iter()) {
                 *s |= w;
             }
-        } else {
+            allowed |= set;
+            every &= set;
+        }
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        for (&i, &keep) in at.iter().zip(&support) {
+            changed |= m.restrict(usize::from(cells[usize::from(i)]), keep)?;
+        }
+    } else {
+        let unique = union & !twice;
+        'sets: for &set in sets {
+            if set & fixed != fixed || set & union != set {
+                continue;
+            }
             for &mask in ms.iter() {
                 let w = mask & set;
                 // Two of the set's digits that only this cell can take: one goes missing.
@@ -269,17 +302,15 @@ pub(super) fn keep_sets<M: Masks>(
                     continue 'sets;
                 }
             }
+            allowed |= set;
+            every &= set;
         }
-        allowed |= set;
-        every &= set;
-    }
-    if allowed == 0 {
-        return Err(Contradiction);
-    }
-    let mut changed = false;
-    for (i, &c) in cells.iter().enumerate() {
-        let keep = if narrow { support[i] } else { allowed };
-        changed |= m.restrict(usize::from(c), keep)?;
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        for &c in cells {
+            changed |= m.restrict(usize::from(c), allowed)?;
+        }
     }
     if every & !fixed != 0 {
         changed |= place(cells, links, peers, 0..cells.len(), every & !fixed, m)?;
@@ -362,6 +393,121 @@ pub(super) mod tests {
         // Two cells left the same digit: no run fits.
         let mut grid = Grid(vec![0b1, 0b1, 0b111]);
         assert!(keep_sets(&[0, 1, 2], &[], None, &runs, true, &mut grid).is_err());
+    }
+
+    /// The cages' filter, on random candidates of 2 to 6 cells (some left with one digit,
+    /// some with the same one), against its definition written plainly: a digit set of the
+    /// sum fits where it holds the digits of the cells left with one and lies within the
+    /// cells' digits, and where each cell keeps a digit of it once naked singles within it
+    /// are taken from the other cells (no cell left with none, no two with the same one);
+    /// each cell keeps the digits the fitting sets leave it, and a digit every fitting set
+    /// holds with one place left is placed there.
+    #[test]
+    fn cages_keep_what_their_definition_keeps() {
+        fn plainly(masks: &[u64], sets: &[u64]) -> Option<Vec<u64>> {
+            let union = masks.iter().fold(0, |u, m| u | m);
+            let fixed = masks
+                .iter()
+                .filter(|m| m.count_ones() <= 1)
+                .fold(0, |u, m| u | m);
+            let mut support = vec![0u64; masks.len()];
+            let (mut any, mut every) = (false, u64::MAX);
+            'sets: for &set in sets {
+                if set & union != set || set & fixed != fixed {
+                    continue;
+                }
+                let mut within: Vec<u64> = masks.iter().map(|m| m & set).collect();
+                let mut done = vec![false; within.len()];
+                loop {
+                    let mut taken = 0u64;
+                    for (i, w) in within.iter().enumerate() {
+                        if w.count_ones() == 0
+                            || (w.count_ones() == 1 && !done[i] && taken & w != 0)
+                        {
+                            continue 'sets;
+                        }
+                        if w.count_ones() == 1 && !done[i] {
+                            taken |= w;
+                        }
+                    }
+                    if taken == 0 {
+                        break;
+                    }
+                    for (i, w) in within.iter_mut().enumerate() {
+                        if w.count_ones() == 1 && taken & *w != 0 && !done[i] {
+                            done[i] = true;
+                        } else if !done[i] {
+                            *w &= !taken;
+                        }
+                    }
+                    // A cell left with one digit another cell took earlier has none now.
+                    for (i, w) in within.iter().enumerate() {
+                        if done[i]
+                            && within
+                                .iter()
+                                .enumerate()
+                                .any(|(j, x)| j != i && done[j] && x == w)
+                        {
+                            continue 'sets;
+                        }
+                    }
+                }
+                for (s, w) in support.iter_mut().zip(&within) {
+                    *s |= w;
+                }
+                any = true;
+                every &= set;
+            }
+            if !any {
+                return None;
+            }
+            let mut out: Vec<u64> = masks.iter().zip(&support).map(|(m, s)| m & s).collect();
+            for d in 0..9 {
+                let bit = 1u64 << d;
+                if every & !fixed & bit != 0 {
+                    let places: Vec<usize> =
+                        (0..out.len()).filter(|&i| out[i] & bit != 0).collect();
+                    match places.len() {
+                        0 => return None,
+                        1 => out[places[0]] = bit,
+                        _ => {}
+                    }
+                }
+            }
+            Some(out)
+        }
+        let mut rng = crate::rules::tests::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut fits = 0;
+        for trial in 0..20_000 {
+            let k = 2 + rng.next(5);
+            let sum = (k * (k + 1) / 2 + rng.next(k * (9 - k) + 1)) as u32;
+            let sets: Vec<u64> = (0u64..1 << 9)
+                .filter(|m| m.count_ones() as usize == k)
+                .filter(|m| {
+                    (0..9)
+                        .filter(|d| m >> d & 1 == 1)
+                        .map(|d| d + 1)
+                        .sum::<u32>()
+                        == sum
+                })
+                .collect();
+            let masks: Vec<u64> = (0..k)
+                .map(|_| match rng.next(4) {
+                    0 => 1 << rng.next(9),
+                    _ => 1 + rng.next(511) as u64,
+                })
+                .collect();
+            let cells: Vec<u16> = (0..k as u16).collect();
+            let mut grid = Grid(masks.clone());
+            let got = keep_sets(&cells, &[], None, &sets, true, &mut grid)
+                .ok()
+                .map(|_| grid.0);
+            let want = plainly(&masks, &sets);
+            assert_eq!(got, want, "trial {trial}: masks {masks:?}, sum {sum}");
+            fits += usize::from(want.is_some());
+        }
+        // Both outcomes are met often.
+        assert!((2_000..18_000).contains(&fits), "{fits}");
     }
 
     /// The houses of a 4×4 board, as the rules keep them.
