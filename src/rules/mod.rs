@@ -932,7 +932,7 @@ impl Propagators {
 
     /// Run each marked unit once, in unit order, clearing its mark (a retired one is only
     /// cleared, see [`Yields`]); `Err(u)` when unit `u` found a contradiction. Cells they
-    /// change are not marked here (the caller compares the candidates with those it saw).
+    /// change are not marked here (the caller marks them from the cells that changed).
     /// `memo`: from [`Propagators::memo`]; `yields`: from [`Propagators::yields`].
     #[inline]
     pub(crate) fn run_dirty<M: Masks>(
