@@ -606,8 +606,8 @@ impl State {
                     }
                     self.stale[w] &= !b;
                 }
-                // The body of `hidden_singles`, written out: called here, it cost the little
-                // killers 0.6-0.8% more instructions.
+                // The body of `hidden_singles`, written out: called here, it cost a plain 6×6
+                // search 2% more instructions.
                 let placed = self.placed[h];
                 if placed == t.full {
                     continue;
