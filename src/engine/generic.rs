@@ -39,16 +39,17 @@ pub struct Tables {
     /// `cell_houses[house_start[cell]..house_start[cell + 1]]`: the houses of each cell.
     cell_houses: Vec<u16>,
     house_start: Vec<u32>,
-    /// The same as sets of houses, `house_words` words a cell, for `State::stale`; none
-    /// (0 words) where stale houses are not kept: where hidden singles read them from the
-    /// cells marked changed (`cell_house_mask`), and on boards of killer cages and more than
-    /// 64 houses, whose hidden singles look at every house each round.
+    /// The same as sets of houses: `house_words` words a cell where stale houses are kept
+    /// (`State::stale`), one word where hidden singles read them from the cells marked
+    /// changed (`stale_from_changed`); none on boards of killer cages and more than 64
+    /// houses, whose hidden singles look at every house each round.
     house_bits: Vec<u64>,
+    /// The words of `State::stale` (0 where stale houses are not kept).
     house_words: usize,
-    /// Where the rules mark the cells that change and there are at most 64 houses and
-    /// `64 * CHANGED_WORDS` cells (stale houses are then not kept): each cell's houses as bits
-    /// (see `State::singles_where_changed`); else empty.
-    cell_house_mask: Vec<u64>,
+    /// Whether hidden singles read the stale houses from the cells the rules mark changed
+    /// (see `State::singles_where_changed`): where there are rules, at most 64 houses and
+    /// `64 * CHANGED_WORDS` cells. Stale houses are then not kept.
+    stale_from_changed: bool,
     /// Each cell's digits before the givens, when a rule narrows some (odd, even cells).
     initial: Option<Vec<u64>>,
     /// The rules' propagators, run after singles (see `crate::rules`).
@@ -133,7 +134,7 @@ impl Tables {
         // their digit sets narrow many cells per round, and marking the houses at each change
         // cost the hard killers 4% of their time. Where there are rules, at most 64 houses and
         // `64 * CHANGED_WORDS` cells, hidden singles read the stale houses from the cells
-        // marked changed instead (see `cell_house_mask`): the hard killers 8.4% fewer
+        // marked changed instead (see `stale_from_changed`): the hard killers 8.4% fewer
         // instructions than with every house looked at, the thermometers, renbans and little
         // killers of ISS's collection 1.6-3.1% fewer than with the houses marked.
         let derive = props.is_some() && houses_list.len() <= 64 && cells <= 64 * CHANGED_WORDS;
@@ -142,31 +143,21 @@ impl Tables {
         } else {
             0
         };
-        let mut house_bits = vec![0u64; cells * house_words];
+        let bit_words = if derive { 1 } else { house_words };
+        let mut house_bits = vec![0u64; cells * bit_words];
         let (mut cell_houses, mut house_start) = (Vec::new(), vec![0u32]);
         for (cell, mine) in of_cell.into_iter().enumerate() {
-            if house_words > 0 {
+            if bit_words > 0 {
                 for &h in &mine {
                     let h = usize::from(h);
-                    house_bits[cell * house_words + h / 64] |= 1 << (h % 64);
+                    house_bits[cell * bit_words + h / 64] |= 1 << (h % 64);
                 }
             }
             cell_houses.extend(mine);
             house_start.push(cell_houses.len() as u32);
         }
-        let cell_house_mask = if derive {
-            (0..cells)
-                .map(|c| {
-                    cell_houses[house_start[c] as usize..house_start[c + 1] as usize]
-                        .iter()
-                        .fold(0u64, |m, &h| m | 1 << h)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         Tables {
-            cell_house_mask,
+            stale_from_changed: derive,
             shape,
             n,
             cells,
@@ -588,7 +579,7 @@ impl State {
     /// Naked and hidden singles to a fixpoint.
     fn singles<const CELLS: bool>(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
         self.drain::<CELLS>(t, queue)?;
-        if CELLS && !t.cell_house_mask.is_empty() {
+        if CELLS && t.stale_from_changed {
             return self.singles_where_changed(t, queue);
         }
         // Rounds over the houses in order until one assigns nothing; where stale houses are
@@ -660,7 +651,7 @@ impl State {
                 let mut fresh = std::mem::take(mark);
                 *all |= fresh;
                 while fresh != 0 {
-                    *stale |= t.cell_house_mask[i * 64 + fresh.trailing_zeros() as usize];
+                    *stale |= t.house_bits[i * 64 + fresh.trailing_zeros() as usize];
                     fresh &= fresh - 1;
                 }
             }
@@ -1362,7 +1353,7 @@ mod tests {
         // Stale houses kept in words, or read from the cells marked changed (rules, at most
         // 64 houses).
         let tracked = Tables::build(shape, Some(compile(shape, &rules)));
-        let derived = !tracked.cell_house_mask.is_empty();
+        let derived = tracked.stale_from_changed;
         assert!(derived || tracked.house_words == tracked.nh.div_ceil(64));
         assert_eq!(derived, tracked.props.is_some() && tracked.nh <= 64);
         // A fresh state has every house stale, or every cell changed: `Generic::new` narrows
@@ -1374,21 +1365,26 @@ mod tests {
         } else {
             assert_eq!(count(&fresh.stale), tracked.nh);
         }
-        // A changed cell marks exactly its houses, in every word.
-        for cell in (0..shape.cells()).filter(|_| !derived) {
-            let mut st = State::empty(&tracked);
-            st.stale.fill(0);
-            st.touch(&tracked, cell);
-            let mut want = vec![0u64; tracked.house_words];
+        // A changed cell marks exactly its houses, in every word (where derived, its word of
+        // houses is read instead).
+        for cell in 0..shape.cells() {
+            let mut want = vec![0u64; tracked.house_words.max(1)];
             for &h in tracked.houses_of(cell) {
                 want[usize::from(h) / 64] |= 1 << (h % 64);
             }
+            if derived {
+                assert_eq!(tracked.house_bits[cell], want[0], "cell {cell}");
+                continue;
+            }
+            let mut st = State::empty(&tracked);
+            st.stale.fill(0);
+            st.touch(&tracked, cell);
             assert_eq!(st.stale, want, "cell {cell}");
         }
         let mut plain = Tables::build(shape, Some(compile(shape, &rules)));
         plain.house_words = 0;
         plain.house_bits.clear();
-        plain.cell_house_mask.clear();
+        plain.stale_from_changed = false;
         let propagate = |t: &Tables, givens: &[u8]| {
             let mut st = State::empty(t);
             let mut work = t.work();
@@ -1513,7 +1509,7 @@ mod tests {
                 continue;
             };
             let t = &root.t;
-            if t.cell_house_mask.is_empty() {
+            if !t.stale_from_changed {
                 continue;
             }
             killers += 1;
@@ -1522,7 +1518,8 @@ mod tests {
             }
             let rules = puzzle.rules().expect("a killer has rules");
             let mut plain = Tables::build(t.shape, Some(crate::rules::compile(t.shape, rules)));
-            plain.cell_house_mask.clear();
+            plain.stale_from_changed = false;
+            plain.house_bits.clear();
             let open: Vec<usize> = (0..t.cells).filter(|&c| root.st.cand[c] != 0).collect();
             for &cell in open.iter().step_by(open.len() / 5 + 1) {
                 let mut cands = root.st.cand[cell];
