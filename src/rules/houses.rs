@@ -142,16 +142,28 @@ impl Intersection {
         // Each side's digits: its open cells' candidates and its house's placed digits (those
         // of the shared cells too: no cell of either house can take those, so they change
         // neither the comparison nor what a side keeps).
-        let (a, b) = self.cells.split_at(self.split);
-        let union = |cells: &[u16], h: u16, m: &M| {
-            cells
-                .iter()
-                .fold(m.placed(usize::from(h)), |u, &c| u | m.open(c.into()))
+        let placed = self.houses.map(|h| m.placed(usize::from(h)));
+        let [ua, ub] = match <&[u16; 12]>::try_from(&self.cells[..]) {
+            // Six cells a side (on a 9×9, a box and a line, a diagonal or a window and a box):
+            // both sides in one unrolled pass. "I want to break free" 9% fewer instructions in
+            // all. Other sizes matched beside it (6×6, 16×16) cost the 9×9 what it saved.
+            Ok(cells) if self.split == 6 => {
+                let [mut ua, mut ub] = placed;
+                for i in 0..6 {
+                    ua |= m.open(usize::from(cells[i]));
+                    ub |= m.open(usize::from(cells[i + 6]));
+                }
+                [ua, ub]
+            }
+            _ => {
+                let (a, b) = self.cells.split_at(self.split);
+                [union(a, placed[0], m), union(b, placed[1], m)]
+            }
         };
-        let (ua, ub) = (union(a, self.houses[0], m), union(b, self.houses[1], m));
         if ua == ub {
             return Ok(false);
         }
+        let (a, b) = self.cells.split_at(self.split);
         // Only the side with digits the other lacks loses any.
         let mut changed = false;
         if ua & !ub != 0 {
@@ -166,6 +178,15 @@ impl Intersection {
         }
         Ok(changed)
     }
+}
+
+/// The digits of `cells` (their open cells' candidates) and `placed` (their house's placed
+/// digits).
+#[inline(always)]
+fn union<M: Masks>(cells: &[u16], placed: u64, m: &M) -> u64 {
+    cells
+        .iter()
+        .fold(placed, |u, &c| u | m.open(usize::from(c)))
 }
 
 #[cfg(test)]
@@ -218,8 +239,9 @@ mod tests {
     }
 
     /// Reading a side by its open cells and its house's placed digits gives what reading
-    /// every cell's mask gives: the same verdict and the same candidates kept, on random
-    /// states of a 9×9 with a diagonal and windoku windows (intersections of every kind).
+    /// every cell's mask gives, and both what locked candidates are by definition: the same
+    /// verdict and the same candidates kept, on random states of a 9×9 with a diagonal and
+    /// windoku windows (intersections of every kind).
     #[test]
     fn intersections_read_by_placed_digits_as_by_masks() {
         let mut rules = Rules::new();
@@ -289,14 +311,32 @@ mod tests {
                     .any(|c| houses[g].contains(c) && board.value[usize::from(*c)] != 0);
                 runs += 1;
                 with_placed += usize::from(placed);
+                // Locked candidates by their definition: a side keeps the digits the other
+                // side's cells can hold.
+                let mut plain: Vec<u64> = (0..81).map(|c| board.mask(c)).collect();
+                let (sa, sb) = x.cells.split_at(x.split);
+                let union =
+                    |side: &[u16], g: &[u64]| side.iter().fold(0, |u, &c| u | g[usize::from(c)]);
+                let (ua, ub) = (union(sa, &plain), union(sb, &plain));
+                for (side, keep) in [(sa, ub), (sb, ua)] {
+                    for &c in side {
+                        plain[usize::from(c)] &= keep;
+                    }
+                }
+                let dead = plain.contains(&0);
                 match (a, b) {
                     (Ok(a), Ok(b)) => {
                         assert_eq!(a, b);
                         let read: Vec<u64> = (0..81).map(|c| by_placed.mask(c)).collect();
                         assert_eq!(read, by_mask.0);
+                        assert!(!dead);
+                        assert_eq!(read, plain, "{x:?}");
                         changed += usize::from(a);
                     }
-                    (Err(_), Err(_)) => failed += 1,
+                    (Err(_), Err(_)) => {
+                        assert!(dead, "{x:?}");
+                        failed += 1;
+                    }
                     (a, b) => panic!("by placed digits {a:?}, by masks {b:?}"),
                 }
             }
