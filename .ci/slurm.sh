@@ -115,8 +115,16 @@ PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
     slurmctld -c || return 1
     slurmd || return 1
+    local d died
     for _ in $(seq 150); do
-        pid_of slurmctld >/dev/null && pid_of slurmd >/dev/null || break # died (port taken?)
+        # A daemon whose PID file is written and whose process is gone died (port taken?); one
+        # that has not written it yet is still starting (a busy machine took longer than the
+        # first check, and a CI run stopped a Slurm that was coming up).
+        died=
+        for d in slurmctld slurmd; do
+            [[ -s $dir/$d.pid ]] && ! pid_of "$d" >/dev/null && died=$d
+        done
+        [[ -n $died ]] && break
         if [[ $(sinfo -h -o %T 2>/dev/null) == idle ]]; then
             log "up: $(sinfo -V), node $host with $cpus CPUs idle; PIDs: munged $(pid_of munged)," \
                 "slurmctld $(pid_of slurmctld), slurmd $(pid_of slurmd)"
