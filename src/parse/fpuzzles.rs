@@ -117,7 +117,7 @@ pub(crate) fn from_json(v: &Value) -> Result<Puzzle, String> {
         }
         Some(other) => {
             return Err(format!(
-                "\"size\" is {other:?}: expected a whole number from 1 to {MAX_TEXT_SIDE}"
+                "\"size\" is {other}: expected a whole number from 1 to {MAX_TEXT_SIDE}"
             ))
         }
         None => return Err("no \"size\": not an f-puzzles puzzle".into()),
@@ -233,26 +233,26 @@ impl Builder {
 
     /// A cell name `R3C10` (1-based, decimal), inside the grid.
     fn cell(&self, v: &Value) -> Result<usize, String> {
-        match self.any_cell(v)? {
-            (r, c) if (1..=self.n).contains(&r) && (1..=self.n).contains(&c) => {
-                Ok((r - 1) * self.n + c - 1)
-            }
-            _ => Err(format!("{v:?} is not a cell of the grid")),
+        let n = self.n;
+        match cell_name(v)? {
+            (r, c) if (1..=n).contains(&r) && (1..=n).contains(&c) => Ok((r - 1) * n + c - 1),
+            _ => Err(format!(
+                "{v} is not a cell of the {n}x{n} grid (R1C1 to R{n}C{n})"
+            )),
         }
     }
 
-    /// A cell name, possibly outside the grid (row or column 0 or N+1): (row, column).
+    /// A clue's cell name, inside the grid or on its border (row or column 0 or N+1):
+    /// (row, column).
     fn any_cell(&self, v: &Value) -> Result<(usize, usize), String> {
-        let s = v
-            .as_str()
-            .ok_or(format!("{v:?} is not a cell name like \"R1C1\""))?;
-        let up = s.to_ascii_uppercase();
-        let parsed = up
-            .strip_prefix('R')
-            .and_then(|rest| rest.split_once('C'))
-            .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
-            .filter(|&(r, c)| r <= self.n + 1 && c <= self.n + 1);
-        parsed.ok_or(format!("{s:?} is not a cell name like \"R1C1\""))
+        let n = self.n;
+        match cell_name(v)? {
+            (r, c) if r <= n + 1 && c <= n + 1 => Ok((r, c)),
+            _ => Err(format!(
+                "{v} is outside the {n}x{n} grid and its border (R0C0 to R{m}C{m})",
+                m = n + 1
+            )),
+        }
     }
 
     fn cells(&self, v: Option<&Value>) -> Result<Vec<usize>, String> {
@@ -286,7 +286,7 @@ impl Builder {
                 b.rules.push(r);
                 Ok(())
             } else {
-                Err(format!("expected true, found {value:?}"))
+                Err(format!("expected true, found {value}"))
             }
         };
         match key {
@@ -302,7 +302,11 @@ impl Builder {
                         Some("ratio") => Negative::Ratios,
                         Some("difference") => Negative::Differences,
                         Some("xv") => Negative::Xv,
-                        _ => return Err(format!("unsupported negative constraint {kind:?}")),
+                        _ => {
+                            return Err(format!(
+                                "unsupported negative constraint {kind} (supported: \"ratio\", \"difference\", \"xv\")"
+                            ))
+                        }
                     }));
                 }
                 return Ok(());
@@ -357,7 +361,12 @@ impl Builder {
                             Some("UR") => (-1, 1),
                             Some("DL") => (1, -1),
                             Some("DR") => (1, 1),
-                            other => return Err(format!("a little killer direction {other:?}")),
+                            Some(other) => {
+                                return Err(format!(
+                                    "a little killer direction {other:?}, expected \"UL\", \"UR\", \"DL\" or \"DR\""
+                                ))
+                            }
+                            None => return Err("a little killer without a direction".to_string()),
                         };
                     let (mut r, mut c) = (r as isize + dr, c as isize + dc);
                     let mut cells = Vec::new();
@@ -439,9 +448,10 @@ impl Builder {
                     let sum = match item.get("value").and_then(Value::as_str) {
                         Some("X" | "x") => 10,
                         Some("V" | "v") => 5,
-                        other => {
+                        Some(other) => {
                             return Err(format!("an XV clue {other:?}, expected \"X\" or \"V\""))
                         }
+                        None => return Err("an XV clue without a value".into()),
                     };
                     self.rules.push(Rule::Xv { cells, sum });
                 }
@@ -461,7 +471,7 @@ impl Builder {
                             number(Some(d))
                                 .filter(|&d| d >= 1 && d <= n as i64)
                                 .map(|d| d as u8)
-                                .ok_or(format!("a quadruple digit {d:?}"))
+                                .ok_or(format!("a quadruple digit {d}, expected 1 to {n}"))
                         })
                         .collect::<Result<Vec<u8>, String>>()?;
                     self.rules.push(Rule::Quadruple {
@@ -510,6 +520,17 @@ fn is_known_unsupported(key: &str) -> bool {
 
 fn unsupported(key: &str) -> String {
     format!("unsupported f-puzzles constraint {key:?} (supported: {CONSTRAINTS})")
+}
+
+/// The row and column of a cell name such as `R3C10` (any case, decimal), wherever it is.
+fn cell_name(v: &Value) -> Result<(usize, usize), String> {
+    v.as_str()
+        .and_then(|s| {
+            let up = s.to_ascii_uppercase();
+            let (r, c) = up.strip_prefix('R')?.split_once('C')?;
+            Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?))
+        })
+        .ok_or(format!("{v} is not a cell name like \"R1C1\""))
 }
 
 #[cfg(test)]
@@ -667,6 +688,52 @@ mod tests {
         ))
         .unwrap_err();
         assert!(e.contains("\"X\" or \"V\""), "{e}");
+        // Values are named as the file has them (JSON), never as Rust's `Number(1.0)`.
+        for (json, wanted) in [
+            (r#""size":"six""#, r#""size" is "six": expected"#),
+            (r#""size":-1"#, r#""size" is -1: expected"#),
+            (
+                r#""size":9,"grid":GRID,"antiknight":1"#,
+                r#""antiknight": expected true, found 1"#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"negative":["odd"]"#,
+                r#"unsupported negative constraint "odd" (supported: "ratio""#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"killercage":[{"cells":["R1C1","R10C2"]}]"#,
+                r#""R10C2" is not a cell of the 9x9 grid (R1C1 to R9C9)"#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"killercage":[{"cells":["R1C1",7]}]"#,
+                r#"7 is not a cell name like "R1C1""#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"littlekiller":[{"cell":"R12C1","value":"3","direction":"UR"}]"#,
+                r#""R12C1" is outside the 9x9 grid and its border (R0C0 to R10C10)"#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"quadruple":[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[12]}]"#,
+                "a quadruple digit 12, expected 1 to 9",
+            ),
+        ] {
+            let e = from_json_text(&format!("{{{}}}", json.replace("GRID", &grid))).unwrap_err();
+            assert!(
+                e.contains(wanted) && !e.contains("Number(") && !e.contains("String("),
+                "{e}"
+            );
+        }
+        // An option's value is named as the file has it, never as a Rust `Some(..)`.
+        for (direction, wanted) in [
+            (r#","direction":"UP""#, "direction \"UP\", expected \"UL\""),
+            ("", "without a direction"),
+        ] {
+            let e = from_json_text(&format!(
+                r#"{{"size":9,"grid":{grid},"littlekiller":[{{"cell":"R1C1","value":"10"{direction}}}]}}"#
+            ))
+            .unwrap_err();
+            assert!(e.contains(wanted) && !e.contains("Some("), "{e}");
+        }
     }
 
     #[test]

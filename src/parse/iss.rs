@@ -377,9 +377,10 @@ impl Builder {
                 Rule::Diagonal(match args.first().copied() {
                     Some("1") => Diagonal::Anti,
                     Some("-1") => Diagonal::Main,
-                    other => {
+                    Some(other) => {
                         return Err(format!("Diagonal: direction {other:?}, expected 1 or -1"))
                     }
+                    None => return Err("Diagonal: no direction, expected 1 or -1".to_string()),
                 }),
             ),
             "Windoku" => push(self, Rule::Windoku),
@@ -802,6 +803,11 @@ mod tests {
         );
         let e = parse_constraints(".Shape~6x8", None).unwrap_err();
         assert!(e.1.contains("only square grids"), "{}", e.1);
+        // An argument is named as the string has it, never as a Rust `Some(..)`.
+        let e = parse_constraints(".Diagonal~2", None).unwrap_err();
+        assert!(e.1.contains("direction \"2\", expected 1 or -1"), "{}", e.1);
+        let e = parse_constraints(".Diagonal", None).unwrap_err();
+        assert!(e.1.contains("no direction"), "{}", e.1);
     }
 
     #[test]

@@ -59,6 +59,61 @@ impl Value {
     }
 }
 
+/// As JSON text, for messages: `"R1C1"`, `1`, `true`, `[1,2]`; long values end in `…`.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// Characters of a value shown in a message before it is cut.
+        const MOST: usize = 60;
+        let mut text = String::new();
+        self.write(&mut text);
+        match text.char_indices().nth(MOST) {
+            Some((cut, _)) => write!(f, "{}…", &text[..cut]),
+            None => f.write_str(&text),
+        }
+    }
+}
+
+impl Value {
+    fn write(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            // Whole numbers without a fraction, as the file most likely has them.
+            Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => {
+                let _ = write!(out, "{}", *x as i64);
+            }
+            Value::Number(x) => {
+                let _ = write!(out, "{x}");
+            }
+            Value::String(s) => {
+                let _ = write!(out, "{s:?}");
+            }
+            Value::Array(a) => {
+                out.push('[');
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+            Value::Object(m) => {
+                out.push('{');
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "{k:?}:");
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
 /// A syntax error: the byte offset and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {
@@ -289,5 +344,17 @@ mod tests {
         assert!(parse("[1] x").is_err());
         assert!(parse("\"abc").is_err());
         assert!(parse(&"[".repeat(10_000)).is_err());
+    }
+
+    #[test]
+    fn values_display_as_json() {
+        let v = parse(r#"{"a":[1,2.5,-3,true,null,"x\"y"],"b":{}}"#).unwrap();
+        assert_eq!(v.to_string(), r#"{"a":[1,2.5,-3,true,null,"x\"y"],"b":{}}"#);
+        let long = parse(&format!("[{}]", vec!["1"; 100].join(","))).unwrap();
+        let shown = long.to_string();
+        assert!(
+            shown.ends_with('…') && shown.chars().count() == 61,
+            "{shown}"
+        );
     }
 }
