@@ -305,6 +305,44 @@ fn catalogue() -> Vec<Case> {
             "",
         ),
         case("only whitespace", "   \n\t\n", &[], 2, "no puzzle found"),
+        // f-puzzles JSON over many lines: the error names the line and column of the member,
+        // item or grid cell that is wrong, not the object's first line.
+        case(
+            "f-puzzles given out of range",
+            format!("# comment\n{{\n  \"size\": 4,\n  \"grid\": [\n{}    [{{}}, {{\"value\": 7, \"given\": true}}, {{}}, {{}}]\n  ]\n}}\n",
+                "    [{}, {}, {}, {}],\n".repeat(3)),
+            &[],
+            2,
+            "<stdin>:8:10: f-puzzles JSON: the given in r4c2 is not a digit 1-4",
+        ),
+        case(
+            "f-puzzles cage cell off the grid",
+            "{\"size\": 6,\n \"killercage\": [\n  {\"cells\": [\"R1C1\"]},\n  {\"cells\": [\"R1C1\", \"R7C1\"]}\n ]}\n",
+            &[],
+            2,
+            "<stdin>:4:3: f-puzzles JSON: \"killercage\": \"R7C1\" is not a cell of the 6x6 grid (R1C1 to R6C6)",
+        ),
+        case(
+            "f-puzzles flag not true",
+            "{\"size\": 6,\n  \"antiknight\": \"yes\"}\n",
+            &[],
+            2,
+            "<stdin>:2:17: f-puzzles JSON: \"antiknight\": expected true, found \"yes\"",
+        ),
+        case(
+            "f-puzzles key not read",
+            "{\"size\": 6,\n  \"clone\": [{\"cells\": [\"R1C1\"]}]}\n",
+            &[],
+            2,
+            "<stdin>:2:12: f-puzzles JSON: \"clone\": unsupported f-puzzles constraint \"clone\"",
+        ),
+        case(
+            "f-puzzles syntax",
+            "{\"size\": 6,\n \"grid\": [[{}],,\n]}\n",
+            &[],
+            2,
+            "<stdin>:2:16: f-puzzles JSON: syntax: expected a JSON value, found ','",
+        ),
     ]
 }
 

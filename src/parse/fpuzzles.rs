@@ -100,37 +100,60 @@ pub(crate) fn from_link_payload(payload: &str) -> Result<Puzzle, String> {
     from_json_text(&text).map_err(|e| format!("in the link's f-puzzles data: {e}"))
 }
 
-/// The puzzle of f-puzzles JSON text.
+/// The puzzle of f-puzzles JSON text (a syntax error names its byte).
 pub(crate) fn from_json_text(text: &str) -> Result<Puzzle, String> {
-    let v = json::parse(text).map_err(|e| format!("JSON at byte {}: {}", e.at, e.message))?;
-    from_json(&v)
+    from_json_located(text).map_err(|(at, m)| match (at, m.starts_with(SYNTAX)) {
+        (Some(at), true) => format!("JSON at byte {at}{}", &m[SYNTAX.len() - 1..]),
+        _ => m,
+    })
 }
 
-/// The puzzle of an f-puzzles JSON value.
-pub(crate) fn from_json(v: &Value) -> Result<Puzzle, String> {
+/// How a syntax error's message starts in [`from_json_located`].
+const SYNTAX: &str = "syntax:";
+
+/// [`from_json_text`], an error with the byte offset in `text` of what it is about where that
+/// is known: a syntax error's place, or the member, item or grid cell that is wrong.
+pub(crate) fn from_json_located(text: &str) -> Result<Puzzle, (Option<usize>, String)> {
+    let v = json::parse(text).map_err(|e| (Some(e.at), format!("{SYNTAX} {}", e.message)))?;
+    from_json_at(&v).map_err(|(at, m)| {
+        (
+            at.and_then(|(key, path)| json::locate(text, &key, &path)),
+            m,
+        )
+    })
+}
+
+/// What an error is about: a member of the puzzle object and the indices of the items below
+/// it (none: the member itself); `None`: the puzzle as a whole.
+type Spot = Option<(String, Vec<usize>)>;
+
+/// The puzzle of an f-puzzles JSON value, an error with its [`Spot`].
+fn from_json_at(v: &Value) -> Result<Puzzle, (Spot, String)> {
+    let at = |key: &str, path: Vec<usize>| Some((key.to_string(), path));
     let Value::Object(members) = v else {
-        return Err("an f-puzzles puzzle is a JSON object".into());
+        return Err((None, "an f-puzzles puzzle is a JSON object".into()));
     };
     let size = match v.get("size") {
         Some(Value::Number(s)) if *s >= 1.0 && *s <= MAX_TEXT_SIDE as f64 && s.fract() == 0.0 => {
             *s as usize
         }
         Some(other) => {
-            return Err(format!(
-                "\"size\" is {other}: expected a whole number from 1 to {MAX_TEXT_SIDE}"
+            return Err((
+                at("size", Vec::new()),
+                format!("\"size\" is {other}: expected a whole number from 1 to {MAX_TEXT_SIDE}"),
             ))
         }
-        None => return Err("no \"size\": not an f-puzzles puzzle".into()),
+        None => return Err((None, "no \"size\": not an f-puzzles puzzle".into())),
     };
-    let mut b = Builder::new(size, v.get("grid"))?;
+    let mut b = Builder::new(size, v.get("grid")).map_err(|(path, m)| (at("grid", path), m))?;
     for (key, value) in members {
         if IGNORED.contains(&key.as_str()) || value.is_empty() {
             continue;
         }
         b.constraint(key, value)
-            .map_err(|e| format!("\"{key}\": {e}"))?;
+            .map_err(|(path, e)| (at(key, path), format!("\"{key}\": {e}")))?;
     }
-    b.finish()
+    b.finish().map_err(|m| (None, m))
 }
 
 struct Builder {
@@ -150,11 +173,13 @@ fn number(v: Option<&Value>) -> Option<i64> {
 }
 
 impl Builder {
-    fn new(n: usize, grid: Option<&Value>) -> Result<Builder, String> {
+    /// The grid's givens, pencil marks and regions; an error carries the indices of the row
+    /// and cell it is about.
+    fn new(n: usize, grid: Option<&Value>) -> Result<Builder, (Vec<usize>, String)> {
         let boxes = Shape::for_side(n).ok();
         let shape = boxes
             .map_or_else(|| Shape::new(1, n), Ok)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| (Vec::new(), e.to_string()))?;
         let mut b = Builder {
             n,
             shape,
@@ -163,16 +188,22 @@ impl Builder {
         };
         let rows = grid.map(Value::items).unwrap_or_default();
         if grid.is_some() && rows.len() != n {
-            return Err(format!("\"grid\" has {} rows, expected {n}", rows.len()));
+            return Err((
+                Vec::new(),
+                format!("\"grid\" has {} rows, expected {n}", rows.len()),
+            ));
         }
         let mut regions: Vec<Option<u8>> = vec![None; n * n];
         for (r, row) in rows.iter().enumerate() {
             let row = row.items();
             if row.len() != n {
-                return Err(format!(
-                    "\"grid\" row {} has {} cells, expected {n}",
-                    r + 1,
-                    row.len()
+                return Err((
+                    vec![r],
+                    format!(
+                        "\"grid\" row {} has {} cells, expected {n}",
+                        r + 1,
+                        row.len()
+                    ),
                 ));
             }
             for (c, cell) in row.iter().enumerate() {
@@ -181,7 +212,12 @@ impl Builder {
                 if cell.get("given") == Some(&Value::Bool(true)) {
                     match number(cell.get("value")) {
                         Some(d) if d >= 1 && d <= n as i64 => b.cells[at] = d as u8,
-                        _ => return Err(format!("the given in {} is not a digit 1-{n}", name())),
+                        _ => {
+                            return Err((
+                                vec![r, c],
+                                format!("the given in {} is not a digit 1-{n}", name()),
+                            ))
+                        }
                     }
                 }
                 let marks = cell
@@ -194,9 +230,9 @@ impl Builder {
                         match number(Some(m)) {
                             Some(d) if d >= 1 && d <= n as i64 => digits |= 1 << (d - 1),
                             _ => {
-                                return Err(format!(
-                                    "a pencil mark in {} is not a digit 1-{n}",
-                                    name()
+                                return Err((
+                                    vec![r, c],
+                                    format!("a pencil mark in {} is not a digit 1-{n}", name()),
                                 ))
                             }
                         }
@@ -206,7 +242,12 @@ impl Builder {
                 if let Some(reg) = cell.get("region") {
                     match number(Some(reg)) {
                         Some(g) if g >= 0 && g < n as i64 => regions[at] = Some(g as u8),
-                        _ => return Err(format!("the region of {} is not 0-{}", name(), n - 1)),
+                        _ => {
+                            return Err((
+                                vec![r, c],
+                                format!("the region of {} is not 0-{}", name(), n - 1),
+                            ))
+                        }
                     }
                 }
             }
@@ -218,8 +259,9 @@ impl Builder {
                 .map(|(cell, r)| r.or_else(|| boxes.map(|s| s.box_of(cell) as u8)))
                 .collect();
             let Some(layout) = layout else {
-                return Err(format!(
-                    "a {n}x{n} grid has no standard boxes: every cell needs a \"region\""
+                return Err((
+                    Vec::new(),
+                    format!("a {n}x{n} grid has no standard boxes: every cell needs a \"region\""),
                 ));
             };
             let standard =
@@ -279,14 +321,15 @@ impl Builder {
         lines.iter().map(|l| self.cells(Some(l))).collect()
     }
 
-    fn constraint(&mut self, key: &str, value: &Value) -> Result<(), String> {
-        let n = self.n;
+    /// The constraint `key`; an error carries the indices of the item it is about (none: the
+    /// whole member).
+    fn constraint(&mut self, key: &str, value: &Value) -> Result<(), (Vec<usize>, String)> {
         let flag = |r: Rule, b: &mut Builder| {
             if value == &Value::Bool(true) {
                 b.rules.push(r);
                 Ok(())
             } else {
-                Err(format!("expected true, found {value}"))
+                Err((Vec::new(), format!("expected true, found {value}")))
             }
         };
         match key {
@@ -297,14 +340,17 @@ impl Builder {
             "disjointgroups" => return flag(Rule::DisjointGroups, self),
             "nonconsecutive" => return flag(Rule::Negative(Negative::Consecutive), self),
             "negative" => {
-                for kind in value.items() {
+                for (i, kind) in value.items().iter().enumerate() {
                     self.rules.push(Rule::Negative(match kind.as_str() {
                         Some("ratio") => Negative::Ratios,
                         Some("difference") => Negative::Differences,
                         Some("xv") => Negative::Xv,
                         _ => {
-                            return Err(format!(
-                                "unsupported negative constraint {kind} (supported: \"ratio\", \"difference\", \"xv\")"
+                            return Err((
+                                vec![i],
+                                format!(
+                                    "unsupported negative constraint {kind} (supported: \"ratio\", \"difference\", \"xv\")"
+                                ),
                             ))
                         }
                     }));
@@ -315,47 +361,65 @@ impl Builder {
         }
         let items = match value {
             Value::Array(items) => items,
-            _ if is_known_unsupported(key) => return Err(unsupported(key)),
-            _ => return Err(format!("unknown f-puzzles key (supported: {CONSTRAINTS})")),
+            _ if is_known_unsupported(key) => return Err((Vec::new(), unsupported(key))),
+            _ => {
+                return Err((
+                    Vec::new(),
+                    format!("unknown f-puzzles key (supported: {CONSTRAINTS})"),
+                ))
+            }
         };
-        for item in items {
-            let value_of = |item: &Value| number(item.get("value"));
-            match key {
-                "killercage" => {
-                    let cells = self.cells(item.get("cells"))?;
-                    let sum = match item.get("value") {
-                        None => None,
-                        Some(v) if v.is_empty() => None,
-                        Some(_) => Some(
-                            value_of(item)
-                                .and_then(|s| u32::try_from(s).ok())
-                                .ok_or("a cage sum that is not a number")?,
-                        ),
-                    };
-                    self.rules.push(Rule::Cage { cells, sum });
-                }
-                "extraregion" => {
-                    let cells = self.cells(item.get("cells"))?;
-                    self.rules.push(Rule::AllDifferent(cells));
-                }
-                "odd" | "even" => {
-                    let cell = self.cell(item.get("cell").unwrap_or(&Value::Null))?;
-                    let mask = if key == "odd" {
-                        0x5555_5555_5555_5555
-                    } else {
-                        0xAAAA_AAAA_AAAA_AAAA
-                    };
-                    self.rules.push(Rule::Only {
-                        cell,
-                        digits: mask & ((1u64 << n) - 1),
-                    });
-                }
-                "littlekiller" => {
-                    let sum = value_of(item)
-                        .and_then(|s| u32::try_from(s).ok())
-                        .ok_or("a little killer without a sum")?;
-                    let (r, c) = self.any_cell(item.get("cell").unwrap_or(&Value::Null))?;
-                    let (dr, dc): (isize, isize) =
+        for (i, item) in items.iter().enumerate() {
+            self.item(key, item).map_err(|e| {
+                // A key this tool does not read is about the member, not its first item.
+                let whole = e.starts_with("unknown f-puzzles key")
+                    || e.starts_with("unsupported f-puzzles constraint");
+                (if whole { Vec::new() } else { vec![i] }, e)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// One item of the constraint `key`'s list.
+    fn item(&mut self, key: &str, item: &Value) -> Result<(), String> {
+        let n = self.n;
+        let value_of = |item: &Value| number(item.get("value"));
+        match key {
+            "killercage" => {
+                let cells = self.cells(item.get("cells"))?;
+                let sum = match item.get("value") {
+                    None => None,
+                    Some(v) if v.is_empty() => None,
+                    Some(_) => Some(
+                        value_of(item)
+                            .and_then(|s| u32::try_from(s).ok())
+                            .ok_or("a cage sum that is not a number")?,
+                    ),
+                };
+                self.rules.push(Rule::Cage { cells, sum });
+            }
+            "extraregion" => {
+                let cells = self.cells(item.get("cells"))?;
+                self.rules.push(Rule::AllDifferent(cells));
+            }
+            "odd" | "even" => {
+                let cell = self.cell(item.get("cell").unwrap_or(&Value::Null))?;
+                let mask = if key == "odd" {
+                    0x5555_5555_5555_5555
+                } else {
+                    0xAAAA_AAAA_AAAA_AAAA
+                };
+                self.rules.push(Rule::Only {
+                    cell,
+                    digits: mask & ((1u64 << n) - 1),
+                });
+            }
+            "littlekiller" => {
+                let sum = value_of(item)
+                    .and_then(|s| u32::try_from(s).ok())
+                    .ok_or("a little killer without a sum")?;
+                let (r, c) = self.any_cell(item.get("cell").unwrap_or(&Value::Null))?;
+                let (dr, dc): (isize, isize) =
                         match item.get("direction").and_then(Value::as_str) {
                             Some("UL") => (-1, -1),
                             Some("UR") => (-1, 1),
@@ -368,120 +432,119 @@ impl Builder {
                             }
                             None => return Err("a little killer without a direction".to_string()),
                         };
-                    let (mut r, mut c) = (r as isize + dr, c as isize + dc);
-                    let mut cells = Vec::new();
-                    while (1..=n as isize).contains(&r) && (1..=n as isize).contains(&c) {
-                        cells.push((r as usize - 1) * n + c as usize - 1);
-                        r += dr;
-                        c += dc;
+                let (mut r, mut c) = (r as isize + dr, c as isize + dc);
+                let mut cells = Vec::new();
+                while (1..=n as isize).contains(&r) && (1..=n as isize).contains(&c) {
+                    cells.push((r as usize - 1) * n + c as usize - 1);
+                    r += dr;
+                    c += dc;
+                }
+                if cells.is_empty() {
+                    return Err("a little killer that points at no cell".into());
+                }
+                self.rules.push(Rule::LittleKiller { cells, sum });
+            }
+            "sandwichsum" => {
+                let sum = value_of(item)
+                    .and_then(|s| u32::try_from(s).ok())
+                    .ok_or("a sandwich clue without a sum")?;
+                let (r, c) = self.any_cell(item.get("cell").unwrap_or(&Value::Null))?;
+                let line = if (r == 0 || r == n + 1) && (1..=n).contains(&c) {
+                    Line::Col(c - 1)
+                } else if (c == 0 || c == n + 1) && (1..=n).contains(&r) {
+                    Line::Row(r - 1)
+                } else {
+                    return Err("a sandwich clue not outside a row or column".into());
+                };
+                self.rules.push(Rule::Sandwich { line, sum });
+            }
+            "arrow" => {
+                let circle = {
+                    let mut c = self.cells(item.get("cells"))?;
+                    c.sort_unstable();
+                    c
+                };
+                if circle.len() > 3 {
+                    return Err("an arrow's circle or pill of more than 3 cells".into());
+                }
+                for line in self.lines(item)? {
+                    let shaft: Vec<usize> =
+                        line.into_iter().filter(|c| !circle.contains(c)).collect();
+                    if shaft.is_empty() {
+                        return Err("an arrow without cells outside its circle".into());
                     }
-                    if cells.is_empty() {
-                        return Err("a little killer that points at no cell".into());
-                    }
-                    self.rules.push(Rule::LittleKiller { cells, sum });
-                }
-                "sandwichsum" => {
-                    let sum = value_of(item)
-                        .and_then(|s| u32::try_from(s).ok())
-                        .ok_or("a sandwich clue without a sum")?;
-                    let (r, c) = self.any_cell(item.get("cell").unwrap_or(&Value::Null))?;
-                    let line = if (r == 0 || r == n + 1) && (1..=n).contains(&c) {
-                        Line::Col(c - 1)
-                    } else if (c == 0 || c == n + 1) && (1..=n).contains(&r) {
-                        Line::Row(r - 1)
-                    } else {
-                        return Err("a sandwich clue not outside a row or column".into());
-                    };
-                    self.rules.push(Rule::Sandwich { line, sum });
-                }
-                "arrow" => {
-                    let circle = {
-                        let mut c = self.cells(item.get("cells"))?;
-                        c.sort_unstable();
-                        c
-                    };
-                    if circle.len() > 3 {
-                        return Err("an arrow's circle or pill of more than 3 cells".into());
-                    }
-                    for line in self.lines(item)? {
-                        let shaft: Vec<usize> =
-                            line.into_iter().filter(|c| !circle.contains(c)).collect();
-                        if shaft.is_empty() {
-                            return Err("an arrow without cells outside its circle".into());
-                        }
-                        self.rules.push(Rule::Arrow {
-                            circle: circle.clone(),
-                            line: shaft,
-                        });
-                    }
-                }
-                "thermometer" | "palindrome" | "renban" | "betweenline" | "whispers" => {
-                    for line in self.lines(item)? {
-                        self.rules.push(match key {
-                            "thermometer" => Rule::Thermo(line),
-                            "palindrome" => Rule::Palindrome(line),
-                            "renban" => Rule::Renban(line),
-                            "betweenline" => Rule::Between(line),
-                            _ => Rule::Whisper {
-                                cells: line,
-                                diff: value_of(item)
-                                    .and_then(|d| u8::try_from(d).ok())
-                                    .unwrap_or(n.div_ceil(2) as u8),
-                            },
-                        });
-                    }
-                }
-                "difference" => {
-                    let cells = self.pair(item)?;
-                    let diff = value_of(item).unwrap_or(1);
-                    let diff = u8::try_from(diff).map_err(|_| "a difference out of range")?;
-                    self.rules.push(Rule::WhiteDot { cells, diff });
-                }
-                "ratio" => {
-                    let cells = self.pair(item)?;
-                    let ratio = value_of(item).unwrap_or(2);
-                    let ratio = u8::try_from(ratio).map_err(|_| "a ratio out of range")?;
-                    self.rules.push(Rule::BlackDot { cells, ratio });
-                }
-                "xv" => {
-                    let cells = self.pair(item)?;
-                    let sum = match item.get("value").and_then(Value::as_str) {
-                        Some("X" | "x") => 10,
-                        Some("V" | "v") => 5,
-                        Some(other) => {
-                            return Err(format!("an XV clue {other:?}, expected \"X\" or \"V\""))
-                        }
-                        None => return Err("an XV clue without a value".into()),
-                    };
-                    self.rules.push(Rule::Xv { cells, sum });
-                }
-                "quadruple" => {
-                    let mut cells = self.cells(item.get("cells"))?;
-                    cells.sort_unstable();
-                    let square = match cells[..] {
-                        [a, b, c, d] if b == a + 1 && c == a + n && d == a + n + 1 => [a, b, c, d],
-                        _ => return Err("a quadruple not on a 2x2 square".into()),
-                    };
-                    let digits = item
-                        .get("values")
-                        .map(Value::items)
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|d| {
-                            number(Some(d))
-                                .filter(|&d| d >= 1 && d <= n as i64)
-                                .map(|d| d as u8)
-                                .ok_or(format!("a quadruple digit {d}, expected 1 to {n}"))
-                        })
-                        .collect::<Result<Vec<u8>, String>>()?;
-                    self.rules.push(Rule::Quadruple {
-                        cells: square,
-                        digits,
+                    self.rules.push(Rule::Arrow {
+                        circle: circle.clone(),
+                        line: shaft,
                     });
                 }
-                _ if is_known_unsupported(key) => return Err(unsupported(key)),
-                _ => return Err(format!("unknown f-puzzles key (supported: {CONSTRAINTS})")),
             }
+            "thermometer" | "palindrome" | "renban" | "betweenline" | "whispers" => {
+                for line in self.lines(item)? {
+                    self.rules.push(match key {
+                        "thermometer" => Rule::Thermo(line),
+                        "palindrome" => Rule::Palindrome(line),
+                        "renban" => Rule::Renban(line),
+                        "betweenline" => Rule::Between(line),
+                        _ => Rule::Whisper {
+                            cells: line,
+                            diff: value_of(item)
+                                .and_then(|d| u8::try_from(d).ok())
+                                .unwrap_or(n.div_ceil(2) as u8),
+                        },
+                    });
+                }
+            }
+            "difference" => {
+                let cells = self.pair(item)?;
+                let diff = value_of(item).unwrap_or(1);
+                let diff = u8::try_from(diff).map_err(|_| "a difference out of range")?;
+                self.rules.push(Rule::WhiteDot { cells, diff });
+            }
+            "ratio" => {
+                let cells = self.pair(item)?;
+                let ratio = value_of(item).unwrap_or(2);
+                let ratio = u8::try_from(ratio).map_err(|_| "a ratio out of range")?;
+                self.rules.push(Rule::BlackDot { cells, ratio });
+            }
+            "xv" => {
+                let cells = self.pair(item)?;
+                let sum = match item.get("value").and_then(Value::as_str) {
+                    Some("X" | "x") => 10,
+                    Some("V" | "v") => 5,
+                    Some(other) => {
+                        return Err(format!("an XV clue {other:?}, expected \"X\" or \"V\""))
+                    }
+                    None => return Err("an XV clue without a value".into()),
+                };
+                self.rules.push(Rule::Xv { cells, sum });
+            }
+            "quadruple" => {
+                let mut cells = self.cells(item.get("cells"))?;
+                cells.sort_unstable();
+                let square = match cells[..] {
+                    [a, b, c, d] if b == a + 1 && c == a + n && d == a + n + 1 => [a, b, c, d],
+                    _ => return Err("a quadruple not on a 2x2 square".into()),
+                };
+                let digits = item
+                    .get("values")
+                    .map(Value::items)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|d| {
+                        number(Some(d))
+                            .filter(|&d| d >= 1 && d <= n as i64)
+                            .map(|d| d as u8)
+                            .ok_or(format!("a quadruple digit {d}, expected 1 to {n}"))
+                    })
+                    .collect::<Result<Vec<u8>, String>>()?;
+                self.rules.push(Rule::Quadruple {
+                    cells: square,
+                    digits,
+                });
+            }
+            _ if is_known_unsupported(key) => return Err(unsupported(key)),
+            _ => return Err(format!("unknown f-puzzles key (supported: {CONSTRAINTS})")),
         }
         Ok(())
     }

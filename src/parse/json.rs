@@ -114,6 +114,100 @@ impl Value {
     }
 }
 
+/// The byte offset in `text` (a JSON object, valid) of its member `key`'s value, or, along
+/// `path`, of the element `path[0]` of that array, then of that element's element `path[1]`,
+/// and so on (as far as the arrays go). `None` where the object has no such member.
+pub fn locate(text: &str, key: &str, path: &[usize]) -> Option<usize> {
+    let s = text.as_bytes();
+    let mut i = blanks(s, 0);
+    if s.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = blanks(s, i + 1);
+    while s.get(i) == Some(&b'"') {
+        let end = past_value(s, i)?;
+        let name = parse(&text[i..end]).ok();
+        let colon = blanks(s, end);
+        if s.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value = blanks(s, colon + 1);
+        if name.as_ref().and_then(Value::as_str) == Some(key) {
+            return Some(element(s, value, path));
+        }
+        i = blanks(s, past_value(s, value)?);
+        if s.get(i) != Some(&b',') {
+            return None;
+        }
+        i = blanks(s, i + 1);
+    }
+    None
+}
+
+/// The offset of the element along `path` below the value at `at` (see [`locate`]).
+fn element(s: &[u8], mut at: usize, path: &[usize]) -> usize {
+    for &k in path {
+        if s.get(at) != Some(&b'[') {
+            break;
+        }
+        let mut i = blanks(s, at + 1);
+        for _ in 0..k {
+            match past_value(s, i).map(|e| blanks(s, e)) {
+                Some(e) if s.get(e) == Some(&b',') => i = blanks(s, e + 1),
+                _ => return at,
+            }
+        }
+        if matches!(s.get(i), None | Some(b']')) {
+            break;
+        }
+        at = i;
+    }
+    at
+}
+
+/// The offset past blanks from `i`.
+fn blanks(s: &[u8], mut i: usize) -> usize {
+    while s.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
+}
+
+/// The offset just past the value starting at `i` (in valid JSON).
+fn past_value(s: &[u8], i: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (j, &b) in s.iter().enumerate().skip(i) {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return Some(j),
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            b',' | b':' if depth == 0 => return Some(j),
+            b if depth == 0 && b.is_ascii_whitespace() => return Some(j),
+            _ => {}
+        }
+    }
+    Some(s.len())
+}
+
 /// A syntax error: the byte offset and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {
@@ -356,5 +450,24 @@ mod tests {
             shown.ends_with('…') && shown.chars().count() == 61,
             "{shown}"
         );
+    }
+
+    #[test]
+    fn members_and_elements_are_located() {
+        let text = r#"{ "a": 1, "b" : [ [1, "x,]"], {"c": [2]} , 3 ], "c":{"d":[]} }"#;
+        let at = |key, path: &[usize]| locate(text, key, path).map(|i| &text[i..i + 3]);
+        assert_eq!(at("a", &[]), Some("1, "));
+        assert_eq!(at("b", &[]), Some("[ ["));
+        assert_eq!(at("b", &[0]), Some("[1,"));
+        assert_eq!(at("b", &[0, 1]), Some("\"x,"));
+        assert_eq!(at("b", &[1]), Some("{\"c"));
+        assert_eq!(at("b", &[2]), Some("3 ]"));
+        // Past the array's end or into a non-array: the deepest place reached.
+        assert_eq!(at("b", &[3]), Some("[ ["));
+        assert_eq!(at("b", &[2, 0]), Some("3 ]"));
+        assert_eq!(at("c", &[]), Some("{\"d"));
+        // Only the top object's members: "c" inside "b" is not it, "d" is not one.
+        assert_eq!(at("d", &[]), None);
+        assert_eq!(locate("[1]", "a", &[]), None);
     }
 }

@@ -151,13 +151,26 @@ impl<R: BufRead> Reader<R> {
             }
         }
         let text = String::from_utf8_lossy(&text);
-        Some(match fpuzzles::from_json_text(&text) {
+        Some(match fpuzzles::from_json_located(&text) {
             Ok(puzzle) => Ok(self.parsed(first, puzzle)),
-            Err(m) => Err(ReadError::Parse(ParseError {
-                line: first,
-                column: p + 1,
-                kind: ParseErrorKind::Variant(format!("f-puzzles JSON: {m}")),
-            })),
+            Err((at, m)) => {
+                // The line and column of what the error is about, where it is known: the
+                // object's text is its lines joined by newlines.
+                let (line, column) = match at {
+                    Some(at) => {
+                        let before = &text[..at.min(text.len())];
+                        let start = before.rfind('\n').map_or(0, |i| i + 1);
+                        let lines = before.matches('\n').count();
+                        (first + lines, before[start..].chars().count() + 1)
+                    }
+                    None => (first, p + 1),
+                };
+                Err(ReadError::Parse(ParseError {
+                    line,
+                    column,
+                    kind: ParseErrorKind::Variant(format!("f-puzzles JSON: {m}")),
+                }))
+            }
         })
     }
 }
