@@ -349,7 +349,8 @@ impl Builder {
                             return Err((
                                 vec![i],
                                 format!(
-                                    "unsupported negative constraint {kind} (supported: \"ratio\", \"difference\", \"xv\")"
+                                    "unsupported negative constraint {kind} (supported: {})",
+                                    r#""ratio", "difference", "xv""#
                                 ),
                             ))
                         }
@@ -419,19 +420,19 @@ impl Builder {
                     .and_then(|s| u32::try_from(s).ok())
                     .ok_or("a little killer without a sum")?;
                 let (r, c) = self.any_cell(item.get("cell").unwrap_or(&Value::Null))?;
-                let (dr, dc): (isize, isize) =
-                        match item.get("direction").and_then(Value::as_str) {
-                            Some("UL") => (-1, -1),
-                            Some("UR") => (-1, 1),
-                            Some("DL") => (1, -1),
-                            Some("DR") => (1, 1),
-                            Some(other) => {
-                                return Err(format!(
-                                    "a little killer direction {other:?}, expected \"UL\", \"UR\", \"DL\" or \"DR\""
-                                ))
-                            }
-                            None => return Err("a little killer without a direction".to_string()),
-                        };
+                let (dr, dc): (isize, isize) = match item.get("direction").and_then(Value::as_str) {
+                    Some("UL") => (-1, -1),
+                    Some("UR") => (-1, 1),
+                    Some("DL") => (1, -1),
+                    Some("DR") => (1, 1),
+                    Some(other) => {
+                        let expected = r#""UL", "UR", "DL" or "DR""#;
+                        return Err(format!(
+                            "a little killer direction {other:?}, expected {expected}"
+                        ));
+                    }
+                    None => return Err("a little killer without a direction".to_string()),
+                };
                 let (mut r, mut c) = (r as isize + dr, c as isize + dc);
                 let mut cells = Vec::new();
                 while (1..=n as isize).contains(&r) && (1..=n as isize).contains(&c) {
