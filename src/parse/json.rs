@@ -241,6 +241,18 @@ impl Parser<'_> {
         JsonError {
             at: self.i,
             message: match self.s.get(self.i) {
+                // The character that starts there (a byte of UTF-8 is not one by itself).
+                Some(&b) if b >= 0x80 => {
+                    let rest = &self.s[self.i..self.s.len().min(self.i + 4)];
+                    let valid = match std::str::from_utf8(rest) {
+                        Ok(t) => t,
+                        Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+                    };
+                    match valid.chars().next() {
+                        Some(c) => format!("expected {expected}, found {c:?}"),
+                        None => format!("expected {expected}, found the byte 0x{b:02X}"),
+                    }
+                }
                 Some(&b) => format!("expected {expected}, found {:?}", char::from(b)),
                 None => format!("expected {expected}, found the end of the text"),
             },
@@ -438,6 +450,14 @@ mod tests {
         assert!(parse("[1] x").is_err());
         assert!(parse("\"abc").is_err());
         assert!(parse(&"[".repeat(10_000)).is_err());
+        // A character beyond ASCII is named whole, a byte that starts none as a byte.
+        let e = parse("[é]").unwrap_err().message;
+        assert!(e.ends_with("found 'é'"), "{e}");
+        let e = parse("[1, 😀]").unwrap_err().message;
+        assert!(e.ends_with("found '😀'"), "{e}");
+        let bytes = [b'[', 0xFF, b']'];
+        let e = parse(&String::from_utf8_lossy(&bytes)).unwrap_err().message;
+        assert!(e.ends_with("found '\u{fffd}'"), "{e}");
     }
 
     #[test]

@@ -158,7 +158,12 @@ impl<R: BufRead> Reader<R> {
                 // object's text is its lines joined by newlines.
                 let (line, column) = match at {
                     Some(at) => {
-                        let before = &text[..at.min(text.len())];
+                        // (On a character's first byte: a syntax error's offset may not be.)
+                        let mut at = at.min(text.len());
+                        while !text.is_char_boundary(at) {
+                            at -= 1;
+                        }
+                        let before = &text[..at];
                         let start = before.rfind('\n').map_or(0, |i| i + 1);
                         let lines = before.matches('\n').count();
                         (first + lines, before[start..].chars().count() + 1)
