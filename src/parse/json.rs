@@ -118,94 +118,28 @@ impl Value {
 /// `path`, of the element `path[0]` of that array, then of that element's element `path[1]`,
 /// and so on (as far as the arrays go). `None` where the object has no such member.
 pub fn locate(text: &str, key: &str, path: &[usize]) -> Option<usize> {
-    let s = text.as_bytes();
-    let mut i = blanks(s, 0);
-    if s.get(i) != Some(&b'{') {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    if !p.eat(b'{') || p.eat(b'}') {
         return None;
     }
-    i = blanks(s, i + 1);
-    while s.get(i) == Some(&b'"') {
-        let end = past_value(s, i)?;
-        let name = parse(&text[i..end]).ok();
-        let colon = blanks(s, end);
-        if s.get(colon) != Some(&b':') {
+    loop {
+        p.blanks();
+        let name = p.string().ok()?;
+        if !p.eat(b':') {
             return None;
         }
-        let value = blanks(s, colon + 1);
-        if name.as_ref().and_then(Value::as_str) == Some(key) {
-            return Some(element(s, value, path));
+        p.blanks();
+        if name == key {
+            return Some(p.element(path));
         }
-        i = blanks(s, past_value(s, value)?);
-        if s.get(i) != Some(&b',') {
+        p.value(1).ok()?;
+        if !p.eat(b',') {
             return None;
         }
-        i = blanks(s, i + 1);
     }
-    None
-}
-
-/// The offset of the element along `path` below the value at `at` (see [`locate`]).
-fn element(s: &[u8], mut at: usize, path: &[usize]) -> usize {
-    for &k in path {
-        if s.get(at) != Some(&b'[') {
-            break;
-        }
-        let mut i = blanks(s, at + 1);
-        for _ in 0..k {
-            match past_value(s, i).map(|e| blanks(s, e)) {
-                Some(e) if s.get(e) == Some(&b',') => i = blanks(s, e + 1),
-                _ => return at,
-            }
-        }
-        if matches!(s.get(i), None | Some(b']')) {
-            break;
-        }
-        at = i;
-    }
-    at
-}
-
-/// The offset past blanks from `i`.
-fn blanks(s: &[u8], mut i: usize) -> usize {
-    while s.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-        i += 1;
-    }
-    i
-}
-
-/// The offset just past the value starting at `i` (in valid JSON).
-fn past_value(s: &[u8], i: usize) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (j, &b) in s.iter().enumerate().skip(i) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-                if depth == 0 {
-                    return Some(j + 1);
-                }
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' if depth == 0 => return Some(j),
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j + 1);
-                }
-            }
-            b',' | b':' if depth == 0 => return Some(j),
-            b if depth == 0 && b.is_ascii_whitespace() => return Some(j),
-            _ => {}
-        }
-    }
-    Some(s.len())
 }
 
 /// A syntax error: the byte offset and what was expected.
@@ -325,6 +259,26 @@ impl Parser<'_> {
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Err(self.error("a JSON value")),
         }
+    }
+
+    /// The offset of the element along `path` below the value here (see [`locate`]): the
+    /// deepest one reached where an array ends early or a value is not an array.
+    fn element(&mut self, path: &[usize]) -> usize {
+        let mut at = self.i;
+        for &k in path {
+            self.i = at;
+            if !self.eat(b'[') || self.eat(b']') {
+                break;
+            }
+            for _ in 0..k {
+                if self.value(1).is_err() || !self.eat(b',') {
+                    return at;
+                }
+            }
+            self.blanks();
+            at = self.i;
+        }
+        at
     }
 
     fn word(&mut self, w: &str, v: Value) -> Result<Value, JsonError> {
