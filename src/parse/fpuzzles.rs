@@ -102,19 +102,14 @@ pub(crate) fn from_link_payload(payload: &str) -> Result<Puzzle, String> {
 
 /// The puzzle of f-puzzles JSON text (a syntax error names its byte).
 pub(crate) fn from_json_text(text: &str) -> Result<Puzzle, String> {
-    from_json_located(text).map_err(|(at, m)| match (at, m.starts_with(SYNTAX)) {
-        (Some(at), true) => format!("JSON at byte {at}{}", &m[SYNTAX.len() - 1..]),
-        _ => m,
-    })
+    let v = json::parse(text).map_err(|e| format!("JSON at byte {}: {}", e.at, e.message))?;
+    from_json_at(&v).map_err(|(_, m)| m)
 }
-
-/// How a syntax error's message starts in [`from_json_located`].
-const SYNTAX: &str = "syntax:";
 
 /// [`from_json_text`], an error with the byte offset in `text` of what it is about where that
 /// is known: a syntax error's place, or the member, item or grid cell that is wrong.
 pub(crate) fn from_json_located(text: &str) -> Result<Puzzle, (Option<usize>, String)> {
-    let v = json::parse(text).map_err(|e| (Some(e.at), format!("{SYNTAX} {}", e.message)))?;
+    let v = json::parse(text).map_err(|e| (Some(e.at), format!("syntax: {}", e.message)))?;
     from_json_at(&v).map_err(|(at, m)| {
         (
             at.and_then(|(key, path)| json::locate(text, &key, &path)),
@@ -362,27 +357,18 @@ impl Builder {
         }
         let items = match value {
             Value::Array(items) => items,
-            _ if is_known_unsupported(key) => return Err((Vec::new(), unsupported(key))),
-            _ => {
-                return Err((
-                    Vec::new(),
-                    format!("unknown f-puzzles key (supported: {CONSTRAINTS})"),
-                ))
-            }
+            _ => return Err((Vec::new(), not_read(key))),
         };
         for (i, item) in items.iter().enumerate() {
-            self.item(key, item).map_err(|e| {
-                // A key this tool does not read is about the member, not its first item.
-                let whole = e.starts_with("unknown f-puzzles key")
-                    || e.starts_with("unsupported f-puzzles constraint");
-                (if whole { Vec::new() } else { vec![i] }, e)
-            })?;
+            if !self.item(key, item).map_err(|e| (vec![i], e))? {
+                return Err((Vec::new(), not_read(key)));
+            }
         }
         Ok(())
     }
 
-    /// One item of the constraint `key`'s list.
-    fn item(&mut self, key: &str, item: &Value) -> Result<(), String> {
+    /// One item of the constraint `key`'s list; `false` where this tool does not read `key`.
+    fn item(&mut self, key: &str, item: &Value) -> Result<bool, String> {
         let n = self.n;
         let value_of = |item: &Value| number(item.get("value"));
         match key {
@@ -544,10 +530,9 @@ impl Builder {
                     digits,
                 });
             }
-            _ if is_known_unsupported(key) => return Err(unsupported(key)),
-            _ => return Err(format!("unknown f-puzzles key (supported: {CONSTRAINTS})")),
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     fn finish(self) -> Result<Puzzle, String> {
@@ -555,6 +540,15 @@ impl Builder {
         Puzzle::new(self.shape, self.cells)
             .map(|p| p.with_rules(self.rules))
             .map_err(|e| e.to_string())
+    }
+}
+
+/// Why the key `key` is refused: a constraint this tool does not read, or no key at all.
+fn not_read(key: &str) -> String {
+    if is_known_unsupported(key) {
+        unsupported(key)
+    } else {
+        format!("unknown f-puzzles key (supported: {CONSTRAINTS})")
     }
 }
 
