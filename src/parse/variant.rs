@@ -3,7 +3,7 @@
 //! line or many (`fpuzzles`).
 
 use super::alphabet::Alphabet;
-use super::error::{ParseError, ParseErrorKind, ReadError};
+use super::error::{char_column, ParseError, ParseErrorKind, ReadError};
 use super::fpuzzles;
 use super::iss;
 use super::reader::{Parsed, Reader};
@@ -158,15 +158,16 @@ impl<R: BufRead> Reader<R> {
                 // object's text is its lines joined by newlines.
                 let (line, column) = match at {
                     Some(at) => {
-                        // (On a character's first byte: a syntax error's offset may not be.)
-                        let mut at = at.min(text.len());
-                        while !text.is_char_boundary(at) {
-                            at -= 1;
-                        }
-                        let before = &text[..at];
-                        let start = before.rfind('\n').map_or(0, |i| i + 1);
-                        let lines = before.matches('\n').count();
-                        (first + lines, before[start..].chars().count() + 1)
+                        let before = &text.as_bytes()[..at.min(text.len())];
+                        let start = before
+                            .iter()
+                            .rposition(|&b| b == b'\n')
+                            .map_or(0, |i| i + 1);
+                        let lines = before[..start].iter().filter(|&&b| b == b'\n').count();
+                        (
+                            first + lines,
+                            char_column(&before[start..], before.len() - start),
+                        )
                     }
                     None => (first, p + 1),
                 };
