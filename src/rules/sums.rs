@@ -627,16 +627,19 @@ impl Sum {
                     // the coefficient inside both ends (a cell left out lowers the least sum
                     // by one at least).
                     let top = ends.top();
-                    let span = (top - 1) * k.abs();
-                    if self.target - lo >= span && hi - self.target >= span {
+                    let width = (top - 1) * k.abs();
+                    if self.target - lo >= width && hi - self.target >= width {
                         continue;
                     }
                     // The other groups' least and greatest contributions.
                     let (rest_lo, rest_hi) = (lo - x, hi - y);
-                    for (j, cell) in part.clone().enumerate() {
+                    for cell in part.clone() {
                         let cell = usize::from(self.cells[cell]);
-                        // The group's other cells: their least and greatest sums.
-                        let (lo_o, hi_o) = ends.sums(j).ok_or(Contradiction)?;
+                        // The group's other cells: their least and greatest sums (this
+                        // cell's ends are those `ends` read: a group's cells differ, and only
+                        // its own step narrows it).
+                        let own = span(m.mask(cell));
+                        let (lo_o, hi_o) = ends.sums(Some(own)).ok_or(Contradiction)?;
                         let allowed = if k > 0 {
                             range_mask(
                                 div_ceil(self.target - rest_hi, k) - hi_o,
@@ -681,7 +684,7 @@ impl Sum {
     ) -> Result<(Ends, i64, i64, i64), Contradiction> {
         let k = self.coef[part.start];
         let ends = self.ends(part, m);
-        let (a, b) = ends.sums(usize::MAX).ok_or(Contradiction)?;
+        let (a, b) = ends.sums(None).ok_or(Contradiction)?;
         let (x, y) = if k >= 0 {
             (k * a, k * b)
         } else {
@@ -697,44 +700,96 @@ impl Sum {
             let (a, b) = span(m.mask(usize::from(self.cells[range.start])));
             return Ends::One(a, b);
         }
-        let (mut mins, mut maxs) = ([0u32; 64], [0u32; 64]);
-        let len = range.len();
-        for (j, i) in range.enumerate() {
-            let (a, b) = span(m.mask(usize::from(self.cells[i])));
-            (mins[j], maxs[j]) = (a as u32, b as u32);
-        }
-        Ends::Many(mins, maxs, len)
+        Ends::many(range.map(|i| span(m.mask(usize::from(self.cells[i])))))
     }
 }
 
 /// The least and greatest candidates of a group's cells. On the stack, both variants: the
-/// propagators do not allocate, and a single cell skips filling the arrays.
-#[allow(clippy::large_enum_variant)]
+/// propagators do not allocate, and a single cell skips filling the counts.
 enum Ends {
     /// One cell.
     One(i64, i64),
-    /// Several: the first `len` entries.
-    Many([u32; 64], [u32; 64], usize),
+    /// Several: how many cells have each least candidate, and each greatest.
+    Many(Tally, Tally),
+}
+
+/// How many of some cells have each digit (1 to 64) as their end (least or greatest
+/// candidate): what the greedy sums below read in order of the digits, without a sort.
+#[derive(Clone, Copy)]
+struct Tally {
+    /// The digits some cell has (bit `d - 1`).
+    present: u64,
+    /// How many have each (`count[d - 1]`).
+    count: [u8; 64],
+}
+
+impl Tally {
+    fn of(ends: impl Iterator<Item = i64>) -> Tally {
+        let mut t = Tally {
+            present: 0,
+            count: [0; 64],
+        };
+        for e in ends {
+            let i = (e - 1) as usize;
+            t.present |= 1 << i;
+            t.count[i] += 1;
+        }
+        t
+    }
+
+    /// The cells' ends by digit, lowest first (`descending`: highest first), one cell whose
+    /// end is `skip` left out: each digit with how many cells have it.
+    fn by_digit(
+        &self,
+        skip: Option<i64>,
+        descending: bool,
+    ) -> impl Iterator<Item = (u32, u8)> + '_ {
+        let skip = skip.map_or(u32::MAX, |e| (e - 1) as u32);
+        let mut left = self.present;
+        std::iter::from_fn(move || {
+            (left != 0).then(|| {
+                let i = if descending {
+                    63 - left.leading_zeros()
+                } else {
+                    left.trailing_zeros()
+                };
+                left &= !(1 << i);
+                (i, self.count[i as usize] - u8::from(i == skip))
+            })
+        })
+    }
 }
 
 impl Ends {
+    /// The ends (least and greatest candidate) of several cells.
+    fn many(spans: impl Iterator<Item = (i64, i64)> + Clone) -> Ends {
+        Ends::Many(
+            Tally::of(spans.clone().map(|(a, _)| a)),
+            Tally::of(spans.map(|(_, b)| b)),
+        )
+    }
+
     /// The largest candidate.
     fn top(&self) -> i64 {
         match self {
             Ends::One(_, b) => *b,
-            Ends::Many(_, maxs, len) => i64::from(maxs[..*len].iter().copied().max().unwrap_or(0)),
+            Ends::Many(_, maxs) => 64 - i64::from(maxs.present.leading_zeros()),
         }
     }
 
-    /// The least and greatest sums of different digits of the cells but cell `skip`
-    /// (`usize::MAX`: all of them); `None` when digits run out.
-    fn sums(&self, skip: usize) -> Option<(i64, i64)> {
+    /// The least and greatest sums of different digits of the cells but one whose least and
+    /// greatest candidates are `skip` (`None`: all of them); `None` when digits run out.
+    fn sums(&self, skip: Option<(i64, i64)>) -> Option<(i64, i64)> {
+        if let (Ends::Many(mins, maxs), Some((a, b))) = (self, skip) {
+            debug_assert!(mins.present >> (a - 1) & 1 == 1 && maxs.present >> (b - 1) & 1 == 1);
+        }
         match self {
-            Ends::One(..) if skip == 0 => Some((0, 0)),
+            Ends::One(..) if skip.is_some() => Some((0, 0)),
             Ends::One(a, b) => Some((*a, *b)),
-            Ends::Many(mins, maxs, len) => {
-                Some((least(&mins[..*len], skip)?, greatest(&maxs[..*len], skip)?))
-            }
+            Ends::Many(mins, maxs) => Some((
+                least(mins.by_digit(skip.map(|s| s.0), false))?,
+                greatest(maxs.by_digit(skip.map(|s| s.1), true))?,
+            )),
         }
     }
 }
@@ -818,56 +873,42 @@ pub(super) fn cliques(
         .collect()
 }
 
-/// The least sum of different digits, each at least its cell's least candidate (`mins`),
-/// leaving out cell `skip`: the cells in order of their least candidates, each taking the
+/// The least sum of different digits, each at least its cell's least candidate (`mins`: how
+/// many cells have each, bit index of the digit, lowest first): each cell in turn taking the
 /// least digit still free. `None` when digits run out (past 64).
-fn least(mins: &[u32], skip: usize) -> Option<i64> {
-    let (mut order, k) = others(mins, skip);
-    order[..k].sort_unstable();
+fn least(mins: impl Iterator<Item = (u32, u8)>) -> Option<i64> {
     let (mut used, mut sum) = (0u64, 0i64);
-    for &a in &order[..k] {
-        let free = !used & (u64::MAX << (a - 1));
-        if free == 0 {
-            return None;
+    for (i, cells) in mins {
+        for _ in 0..cells {
+            let free = !used & (u64::MAX << i);
+            if free == 0 {
+                return None;
+            }
+            let v = free.trailing_zeros();
+            used |= 1 << v;
+            sum += i64::from(v) + 1;
         }
-        let v = free.trailing_zeros();
-        used |= 1 << v;
-        sum += i64::from(v) + 1;
     }
     Some(sum)
 }
 
-/// The greatest sum of different digits, each at most its cell's greatest candidate (`maxs`),
-/// leaving out cell `skip`. `None` when no digit is free.
-fn greatest(maxs: &[u32], skip: usize) -> Option<i64> {
-    let (mut order, k) = others(maxs, skip);
-    order[..k].sort_unstable_by(|x, y| y.cmp(x));
+/// The greatest sum of different digits, each at most its cell's greatest candidate (`maxs`:
+/// how many cells have each, highest first). `None` when no digit is free.
+fn greatest(maxs: impl Iterator<Item = (u32, u8)>) -> Option<i64> {
     let (mut used, mut sum) = (0u64, 0i64);
-    for &b in &order[..k] {
-        let below = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
-        let free = !used & below;
-        if free == 0 {
-            return None;
+    for (i, cells) in maxs {
+        let below = if i >= 63 { u64::MAX } else { (2u64 << i) - 1 };
+        for _ in 0..cells {
+            let free = !used & below;
+            if free == 0 {
+                return None;
+            }
+            let v = 63 - free.leading_zeros();
+            used |= 1 << v;
+            sum += i64::from(v) + 1;
         }
-        let v = 63 - free.leading_zeros();
-        used |= 1 << v;
-        sum += i64::from(v) + 1;
     }
     Some(sum)
-}
-
-/// The entries of `ends` (at most 64) but entry `skip`, and how many.
-#[inline]
-fn others(ends: &[u32], skip: usize) -> ([u32; 64], usize) {
-    let mut out = [0u32; 64];
-    let mut k = 0;
-    for (j, &x) in ends.iter().enumerate() {
-        if j != skip {
-            out[k] = x;
-            k += 1;
-        }
-    }
-    (out, k)
 }
 
 /// The least and greatest digit of a mask (not empty).
@@ -1045,6 +1086,64 @@ pub(super) mod tests {
                 false
             }
         }
+    }
+
+    /// The bounds' least and greatest sums of different digits, read from the cells' ends
+    /// counted by digit, are the greedy sums over the ends sorted (the definition the bounds
+    /// were written from), with every cell left out in turn and with none.
+    #[test]
+    fn tallied_ends_give_the_sorted_greedy_sums() {
+        fn plainly(ends: &[(i64, i64)], skip: Option<usize>) -> Option<(i64, i64)> {
+            let others = |f: fn(&(i64, i64)) -> i64| -> Vec<i64> {
+                let kept = ends.iter().enumerate().filter(|&(j, _)| Some(j) != skip);
+                kept.map(|(_, e)| f(e)).collect()
+            };
+            let (mut mins, mut maxs) = (others(|e| e.0), others(|e| e.1));
+            mins.sort_unstable();
+            maxs.sort_unstable_by(|x, y| y.cmp(x));
+            let (mut used, mut lo, mut hi) = (std::collections::BTreeSet::new(), 0, 0);
+            for a in mins {
+                let d = (a..=64).find(|d| !used.contains(d))?;
+                used.insert(d);
+                lo += d;
+            }
+            used.clear();
+            for b in maxs {
+                let d = (1..=b).rev().find(|d| !used.contains(d))?;
+                used.insert(d);
+                hi += d;
+            }
+            Some((lo, hi))
+        }
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move |k: usize| rng.below(k) as i64;
+        let (mut some, mut none) = (0, 0);
+        for _ in 0..3000 {
+            let n = [4, 9, 16, 64][next(4) as usize];
+            let len = 2 + next(12) as usize;
+            let ends: Vec<(i64, i64)> = (0..len)
+                .map(|_| {
+                    let a = 1 + next(n as usize);
+                    (a, a + next((n - a + 1) as usize))
+                })
+                .collect();
+            let tally = Ends::many(ends.iter().copied());
+            let got = tally.sums(None);
+            assert_eq!(got, plainly(&ends, None), "{ends:?}");
+            (some, none) = (
+                some + usize::from(got.is_some()),
+                none + usize::from(got.is_none()),
+            );
+            for (j, &e) in ends.iter().enumerate() {
+                assert_eq!(
+                    tally.sums(Some(e)),
+                    plainly(&ends, Some(j)),
+                    "{ends:?} but {j}"
+                );
+            }
+        }
+        // Both answers are met.
+        assert!(some > 100 && none > 100, "{some} {none}");
     }
 
     /// Sums with a large coefficient (bounds only, cells grouped by the digits they must not
