@@ -1,5 +1,5 @@
-//! One search state and its propagation: naked and hidden singles, locked candidates and
-//! the rules' units, to a fixpoint.
+//! One search state and its propagation: naked and hidden singles and, where there are rules,
+//! their units (locked candidates among them), to a fixpoint.
 
 use super::search::{Hot, HOT_SHARE};
 use super::tables::Tables;
