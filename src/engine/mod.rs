@@ -89,6 +89,16 @@ pub trait Engine: Sized + Clone + Send + Sync {
     fn open_cells(&self) -> usize;
 }
 
+/// Tests: the solutions below state `e`, searched on this thread, stopped at `limit`.
+#[cfg(test)]
+pub(crate) fn count_below<E: Engine>(e: &E, limit: Option<u64>) -> u128 {
+    let shared = crate::solver::Shared::new(limit);
+    let mut sink = crate::sink::CountSink;
+    let mut ctx = crate::solver::Ctx::new(&mut sink, &shared);
+    let _ = e.search(&mut ctx, 1.0);
+    ctx.stats.solutions
+}
+
 #[cfg(test)]
 mod tests {
     use super::generic::Generic;

@@ -1,18 +1,13 @@
 use super::*;
+use crate::engine::count_below;
 use crate::engine::generic::Generic;
 use crate::engine::Engine;
 use crate::puzzle::Puzzle;
-use crate::sink::CountSink;
-use crate::solver::{Ctx, Shared};
+use crate::solver::Shared;
 
 /// The plain count of the generic engine (the oracle here).
 fn plain(p: &Puzzle) -> u128 {
-    let Some(e) = Generic::new(p) else { return 0 };
-    let shared = Shared::new(None);
-    let mut sink = CountSink;
-    let mut ctx = Ctx::new(&mut sink, &shared);
-    let _ = e.search(&mut ctx, 1.0);
-    ctx.stats.solutions
+    Generic::new(p).map_or(0, |e| count_below(&e, None))
 }
 
 /// The tail's count from the top (no band filled), when it takes it.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::count_below;
 use crate::engine::generic::Generic;
 use crate::sink::{CollectSink, CountSink};
 use crate::solver::Shared;
@@ -117,16 +118,7 @@ fn expansion_partitions_the_count() {
     let root = Big::<u16>::new(&p).unwrap();
     let mut kids = Vec::new();
     root.expand(&mut kids);
-    let sum: u128 = kids
-        .iter()
-        .map(|k| {
-            let shared = Shared::new(None);
-            let mut sink = CountSink;
-            let mut ctx = Ctx::new(&mut sink, &shared);
-            let _ = k.search(&mut ctx, 1.0);
-            ctx.stats.solutions
-        })
-        .sum();
+    let sum: u128 = kids.iter().map(|k| count_below(k, None)).sum();
     assert_eq!(sum, 39_168);
 }
 

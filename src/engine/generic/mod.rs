@@ -201,15 +201,5 @@ pub(crate) fn count_retiring(p: &Puzzle, after: u32, ratio: u32) -> Option<u128>
         .props
         .as_mut()?
         .set_retirement(after, ratio);
-    Some(count_serially(&e))
-}
-
-/// Tests: the count below `e`'s root, searched on this thread.
-#[cfg(test)]
-fn count_serially(e: &Generic) -> u128 {
-    let shared = crate::solver::Shared::new(None);
-    let mut sink = crate::sink::CountSink;
-    let mut ctx = Ctx::new(&mut sink, &shared);
-    let _ = e.search(&mut ctx, 1.0);
-    ctx.stats.solutions
+    Some(super::count_below(&e, None))
 }

@@ -3,6 +3,7 @@
 use super::search::*;
 use super::tables::{BAND, KEEP, MINI, ONE_COL_BOX, PERM_KEEP, SINGLE};
 use super::*;
+use crate::engine::count_below;
 use crate::engine::generic::Generic;
 use crate::engine::{Engine, Expansion};
 use crate::puzzle::Puzzle;
@@ -21,16 +22,8 @@ fn puzzle(line: &str) -> Puzzle {
     Puzzle::new(Shape::NINE, cells).unwrap()
 }
 
-fn count<E: Engine>(e: &E, limit: Option<u64>) -> u128 {
-    let shared = Shared::new(limit);
-    let mut sink = CountSink;
-    let mut ctx = Ctx::new(&mut sink, &shared);
-    let _ = e.search(&mut ctx, 1.0);
-    ctx.stats.solutions
-}
-
 fn count_puzzle<E: Engine>(p: &Puzzle, limit: Option<u64>) -> u128 {
-    E::new(p).map_or(0, |e| count(&e, limit))
+    E::new(p).map_or(0, |e| count_below(&e, limit))
 }
 
 /// A few puzzles: no solution, unique ones, several solutions.
@@ -344,7 +337,7 @@ fn expansion_partitions_the_count() {
     on_search_stack(|| {
         let line = format!("{BAND1}214365897365897214{}", ".".repeat(36));
         let root = Nine::new(&puzzle(&line)).unwrap();
-        let total = count(&root, None);
+        let total = count_below(&root, None);
         // Two levels of expansion.
         let mut kids = Vec::new();
         let Expansion::Branched { choices } = root.expand(&mut kids) else {
@@ -358,7 +351,7 @@ fn expansion_partitions_the_count() {
             match k.expand(&mut grandkids) {
                 Expansion::Solved => sum += 1,
                 Expansion::Branched { .. } => {
-                    sum += grandkids.iter().map(|g| count(g, None)).sum::<u128>()
+                    sum += grandkids.iter().map(|g| count_below(g, None)).sum::<u128>()
                 }
             }
         }
@@ -379,7 +372,7 @@ fn solutions_are_valid_keep_givens_and_limits_are_exact() {
         let line = format!("{BAND1}214365897365897214{}", ".".repeat(36));
         let p = puzzle(&line);
         let e = Nine::new(&p).unwrap();
-        let total = count(&e, None);
+        let total = count_below(&e, None);
         for limit in [1u64, 2, 5, 64, 1_000_000] {
             let shared = Shared::new(Some(limit));
             let mut sink = CollectSink::default();
@@ -395,7 +388,7 @@ fn solutions_are_valid_keep_givens_and_limits_are_exact() {
             sorted.dedup();
             assert_eq!(sorted.len(), sink.solutions.len(), "duplicates");
             // Count mode with the same limit agrees.
-            assert_eq!(count(&e, Some(limit)), total.min(limit as u128));
+            assert_eq!(count_below(&e, Some(limit)), total.min(limit as u128));
         }
     })
 }
