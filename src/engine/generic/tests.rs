@@ -125,6 +125,13 @@ fn same_fixpoint(shape: Shape, list: Vec<crate::rules::Rule>, trials: usize) {
     );
 }
 
+/// The puzzles of `puzzles/variants/iss_137.txt` (ISS's collection), one constraint string each.
+fn iss_137() -> impl Iterator<Item = &'static str> {
+    include_str!("../../../puzzles/variants/iss_137.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+}
+
 /// A propagation runs the rules' units of the cells that changed (marked as they change:
 /// a placement, the peers that lose its digit, a rule narrowing a cell); it must end where
 /// every unit is quiet. From the root of each of the first 40 puzzles of ISS's collection
@@ -134,9 +141,7 @@ fn same_fixpoint(shape: Shape, list: Vec<crate::rules::Rule>, trials: usize) {
 fn propagation_ends_where_every_unit_is_quiet() {
     let options = crate::parse::ParseOptions::default();
     let (mut checked, mut changed) = (0, 0);
-    let lines = include_str!("../../../puzzles/variants/iss_137.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'));
+    let lines = iss_137();
     for line in lines.take(40) {
         let puzzle = crate::parse::parse_one(line, &options).unwrap();
         let Some(root) = Generic::new(&puzzle) else {
@@ -194,9 +199,7 @@ fn propagation_ends_where_every_unit_is_quiet() {
 fn houses_of_changed_cells_reach_the_same_fixpoint() {
     let options = crate::parse::ParseOptions::default();
     let (mut compared, mut killers) = (0, 0);
-    let lines = include_str!("../../../puzzles/variants/iss_137.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'));
+    let lines = iss_137();
     for line in lines {
         let puzzle = crate::parse::parse_one(line, &options).unwrap();
         let Some(root) = Generic::new(&puzzle) else {
