@@ -724,17 +724,16 @@ struct Tally {
 }
 
 impl Tally {
-    fn of(ends: impl Iterator<Item = i64>) -> Tally {
-        let mut t = Tally {
-            present: 0,
-            count: [0; 64],
-        };
-        for e in ends {
-            let i = (e - 1) as usize;
-            t.present |= 1 << i;
-            t.count[i] += 1;
-        }
-        t
+    const NONE: Tally = Tally {
+        present: 0,
+        count: [0; 64],
+    };
+
+    /// One more cell with the end `e`.
+    fn add(&mut self, e: i64) {
+        let i = (e - 1) as usize;
+        self.present |= 1 << i;
+        self.count[i] += 1;
     }
 
     /// The cells' ends by digit, lowest first (`descending`: highest first), one cell whose
@@ -762,11 +761,13 @@ impl Tally {
 
 impl Ends {
     /// The ends (least and greatest candidate) of several cells.
-    fn many(spans: impl Iterator<Item = (i64, i64)> + Clone) -> Ends {
-        Ends::Many(
-            Tally::of(spans.clone().map(|(a, _)| a)),
-            Tally::of(spans.map(|(_, b)| b)),
-        )
+    fn many(spans: impl Iterator<Item = (i64, i64)>) -> Ends {
+        let (mut mins, mut maxs) = (Tally::NONE, Tally::NONE);
+        for (a, b) in spans {
+            mins.add(a);
+            maxs.add(b);
+        }
+        Ends::Many(mins, maxs)
     }
 
     /// The largest candidate.
