@@ -259,29 +259,7 @@ pub(super) fn keep_sets<M: Masks>(
         }
         let (open, at) = (&open[..k], &at[..k]);
         let mut support = [0u64; SET_CELLS];
-        let mut within = [0u64; SET_CELLS];
-        let within = &mut within[..k];
-        'narrow: for &set in sets {
-            if set & fixed != fixed || set & union != set {
-                continue;
-            }
-            let mut single = false;
-            for (w, &mask) in within.iter_mut().zip(open) {
-                *w = mask & set;
-                if *w == 0 {
-                    continue 'narrow;
-                }
-                single |= *w & (*w - 1) == 0;
-            }
-            if single && !naked_singles(within) {
-                continue;
-            }
-            for (s, w) in support.iter_mut().zip(within.iter()) {
-                *s |= w;
-            }
-            allowed |= set;
-            every &= set;
-        }
+        (allowed, every) = fit_sets(open, sets, fixed, union, &mut support);
         if allowed == 0 {
             return Err(Contradiction);
         }
@@ -316,6 +294,143 @@ pub(super) fn keep_sets<M: Masks>(
         changed |= place(cells, links, peers, 0..cells.len(), every & !fixed, m)?;
     }
     Ok(changed)
+}
+
+/// The set loop of [`keep_sets`] by singles: of the `sets` within `union` that hold `fixed`
+/// (the digits of the cells left with one), those where every one of the `open` cells (the
+/// others, without `fixed`) keeps a digit once naked singles within the set are taken from the
+/// others; each open cell's digits in them go to its `support`. Returns the union of those
+/// sets and their intersection (0 and all ones when none fits).
+#[inline(always)]
+fn fit_sets(
+    open: &[u64],
+    sets: &[u64],
+    fixed: u64,
+    union: u64,
+    support: &mut [u64; SET_CELLS],
+) -> (u64, u64) {
+    // Eight cells of at most 16 digits: the cages of boards up to 16×16 with eight cells or
+    // fewer open, nearly every run (6% fewer instructions on "MATHEMAGIC_KILLERS#0").
+    #[cfg(target_arch = "x86_64")]
+    if open.len() <= LANES && union >> 16 == 0 {
+        return fit_sets_sse2(open, sets, fixed, union, support);
+    }
+    fit_sets_scalar(open, sets, fixed, union, support)
+}
+
+/// [`fit_sets`] cell by cell.
+#[inline(always)]
+fn fit_sets_scalar(
+    open: &[u64],
+    sets: &[u64],
+    fixed: u64,
+    union: u64,
+    support: &mut [u64; SET_CELLS],
+) -> (u64, u64) {
+    let (mut allowed, mut every) = (0u64, u64::MAX);
+    let mut within = [0u64; SET_CELLS];
+    let within = &mut within[..open.len()];
+    'narrow: for &set in sets {
+        if set & fixed != fixed || set & union != set {
+            continue;
+        }
+        let mut single = false;
+        for (w, &mask) in within.iter_mut().zip(open) {
+            *w = mask & set;
+            if *w == 0 {
+                continue 'narrow;
+            }
+            single |= *w & (*w - 1) == 0;
+        }
+        if single && !naked_singles(within) {
+            continue;
+        }
+        for (s, w) in support.iter_mut().zip(within.iter()) {
+            *s |= w;
+        }
+        allowed |= set;
+        every &= set;
+    }
+    (allowed, every)
+}
+
+/// The cells [`fit_sets_sse2`] takes: 16-bit lanes of one SSE2 register.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = 8;
+
+/// [`fit_sets`] with the open cells' candidates (at most [`LANES`] cells, digits below 17) in
+/// the lanes of one register: each set is tested against every cell at once (no cell without
+/// a digit of it, none left with one), and the cell-by-cell naked singles run only where a
+/// cell is left with one.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fit_sets_sse2(
+    open: &[u64],
+    sets: &[u64],
+    fixed: u64,
+    union: u64,
+    support: &mut [u64; SET_CELLS],
+) -> (u64, u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi16, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi16,
+    };
+    let k = open.len();
+    debug_assert!(k <= LANES && union >> 16 == 0);
+    // The lanes past the open cells hold every digit: they never lack one or hold a single
+    // (the byte mask `live` leaves them out of both tests anyway).
+    let mut lanes = [u16::MAX; LANES];
+    for (l, &m) in lanes.iter_mut().zip(open) {
+        *l = m as u16;
+    }
+    let live = (1i32 << (2 * k)) - 1;
+    let (mut allowed, mut every) = (0u64, u64::MAX);
+    let mut within = [0u64; SET_CELLS];
+    // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are available. The loads
+    // and stores address `lanes`, an array of eight u16 (16 bytes), whole; the unaligned forms
+    // need no alignment.
+    unsafe {
+        let cells = _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>());
+        let zero = _mm_setzero_si128();
+        let one = _mm_set1_epi16(1);
+        let mut kept = zero;
+        for &set in sets {
+            if set & fixed != fixed || set & union != set {
+                continue;
+            }
+            let w = _mm_and_si128(cells, _mm_set1_epi16(set as u16 as i16));
+            // A cell without a digit of the set.
+            if _mm_movemask_epi8(_mm_cmpeq_epi16(w, zero)) & live != 0 {
+                continue;
+            }
+            // A cell left with one digit (w & (w - 1) == 0; no lane is zero here).
+            let lone = _mm_cmpeq_epi16(_mm_and_si128(w, _mm_sub_epi16(w, one)), zero);
+            let w = if _mm_movemask_epi8(lone) & live != 0 {
+                let mut spill = [0u16; LANES];
+                _mm_storeu_si128(spill.as_mut_ptr().cast::<__m128i>(), w);
+                for (x, &y) in within.iter_mut().zip(&spill) {
+                    *x = u64::from(y);
+                }
+                if !naked_singles(&mut within[..k]) {
+                    continue;
+                }
+                for (y, &x) in spill.iter_mut().zip(&within[..k]) {
+                    *y = x as u16;
+                }
+                _mm_loadu_si128(spill.as_ptr().cast::<__m128i>())
+            } else {
+                w
+            };
+            kept = _mm_or_si128(kept, w);
+            allowed |= set;
+            every &= set;
+        }
+        _mm_storeu_si128(lanes.as_mut_ptr().cast::<__m128i>(), kept);
+    }
+    for (s, &l) in support.iter_mut().zip(&lanes[..k]) {
+        *s = u64::from(l);
+    }
+    (allowed, every)
 }
 
 /// Digits `cells[range]` must hold, each once: one place left is a hidden single; two or
@@ -505,6 +620,62 @@ pub(super) mod tests {
             let want = plainly(&masks, &sets);
             assert_eq!(got, want, "trial {trial}: masks {masks:?}, sum {sum}");
             fits += usize::from(want.is_some());
+        }
+        // Both outcomes are met often.
+        assert!((2_000..18_000).contains(&fits), "{fits}");
+    }
+
+    /// The set loop in SSE2 lanes gives what the cell-by-cell loop gives: random candidates
+    /// of one to eight open cells (some left with one digit, some with the same one), digits
+    /// up to 9 or 16, random sets of the cells' size and some that hold the fixed digits.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn set_loop_in_lanes_is_the_set_loop() {
+        let mut rng = crate::rules::tests::Rng(0x2545_f491_4f6c_dd1d);
+        let mut fits = 0;
+        for trial in 0..20_000 {
+            let n = if trial % 2 == 0 { 9 } else { 16 };
+            let full = (1u64 << n) - 1;
+            let k = 1 + rng.next(LANES);
+            let fixed = match rng.next(3) {
+                0 => 0,
+                _ => 1 << rng.next(n) | 1 << rng.next(n),
+            } & full;
+            let open: Vec<u64> = (0..k)
+                .map(|_| {
+                    let m = match rng.next(4) {
+                        0 => 1 << rng.next(n),
+                        1 => rng.next(1 << n) as u64 & rng.next(1 << n) as u64,
+                        _ => rng.next(1 << n) as u64,
+                    } & full
+                        & !fixed;
+                    if m == 0 {
+                        1 << rng.next(n) & !fixed | 1
+                    } else {
+                        m
+                    }
+                })
+                .collect();
+            let union = open.iter().fold(fixed, |u, m| u | m);
+            let size = k + fixed.count_ones() as usize;
+            let sets: Vec<u64> = (0..1 + rng.next(24))
+                .map(|_| {
+                    let mut set = if rng.next(2) == 0 { fixed } else { 0 };
+                    while (set.count_ones() as usize) < size.min(n) {
+                        set |= 1 << rng.next(n);
+                    }
+                    set
+                })
+                .collect();
+            let (mut lanes, mut cells) = ([0u64; SET_CELLS], [0u64; SET_CELLS]);
+            let got = fit_sets_sse2(&open, &sets, fixed, union, &mut lanes);
+            let want = fit_sets_scalar(&open, &sets, fixed, union, &mut cells);
+            assert_eq!(
+                (got, lanes),
+                (want, cells),
+                "trial {trial}: {open:?} {sets:?}"
+            );
+            fits += usize::from(want.0 != 0);
         }
         // Both outcomes are met often.
         assert!((2_000..18_000).contains(&fits), "{fits}");
