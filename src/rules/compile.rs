@@ -152,6 +152,21 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
     props
         .sums
         .extend(combined.into_iter().map(sums::Sum::redundant));
+    // ISS's sum intersections over every house, gaps filled with other houses: those not
+    // already made (the innies and outies name some of the same cells).
+    let sorted = |cells: &[u16]| {
+        let mut v = cells.to_vec();
+        v.sort_unstable();
+        v
+    };
+    let known: Vec<Vec<u16>> = props.sums.iter().map(|s| sorted(s.cells())).collect();
+    let crossed = leftovers::intersections(shape, rules, &out.houses, &differ);
+    props.sums.extend(
+        crossed
+            .into_iter()
+            .filter(|s| !known.contains(&sorted(s.cells())))
+            .map(sums::Sum::redundant),
+    );
     for sum in &mut props.sums {
         sum.group(n, differ);
         sum.link_houses(&out.houses);
