@@ -167,7 +167,7 @@ const GROUP_CELLS: usize = 3;
 const SLACK: i64 = 12;
 
 /// The most cells the exact filter of sums with repeats takes.
-const REACH_CELLS: usize = 16;
+pub(super) const REACH_CELLS: usize = 16;
 
 impl Sum {
     /// A linear sum; repeats allowed.
