@@ -281,9 +281,8 @@ struct Record {
 /// them and the cells' groups of different digits bound the target tightly: the span of their
 /// sums more than four times the target's distance to the nearer end (ISS's measure; a target
 /// out of reach is kept, to fail at the root). On "Hailstone - little killer", whose little
-/// killers cross the diagonals,
-/// these are ISS's two sums of twelve cells (3,010 guesses instead of 44,732). Redundant sums:
-/// they prune, never change the solutions.
+/// killers cross the diagonals, these are ISS's two sums of twelve cells (3,010 guesses
+/// instead of 44,732). Redundant sums: they prune, never change the solutions.
 pub(super) fn intersections(
     shape: Shape,
     rules: &Rules,
@@ -318,9 +317,8 @@ pub(super) fn intersections(
 /// cages with sums and little killers that meet the house (those that overlap the fewest of
 /// the others first, each kept if it overlaps none kept) and, where they leave some of its
 /// cells, other houses that share no cell with them and hold two or more of those cover the
-/// house;
-/// then the cells they hold outside it sum to their totals less the house's, and the houses
-/// wholly among those cells are taken out with their totals.
+/// house; then the cells they hold outside it sum to their totals less the house's, and the
+/// houses wholly among those cells are taken out with their totals.
 fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize>, i64)> {
     let (n, cells_n) = (shape.side(), shape.cells());
     let total = (n * (n + 1) / 2) as i64;
