@@ -46,6 +46,25 @@ pub(super) fn in_houses(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec
     out
 }
 
+/// The sums the law of leftovers starts from, with their targets in digits 1 to N: the cages
+/// with sums and the little killers (repeats allowed: the law needs only the sum).
+fn known_sums(rules: &Rules) -> Vec<(&[usize], i64)> {
+    rules
+        .rules
+        .iter()
+        .filter_map(|r| match r {
+            Rule::Cage {
+                cells,
+                sum: Some(s),
+            }
+            | Rule::LittleKiller { cells, sum: s } => {
+                Some((cells.as_slice(), rules.digit_sum(cells.len(), *s)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones), each box
 /// and the first 2 to N-1 boxes (then the sum intersections of single houses, below): with the
 /// cages with sums and the little killers (a disjoint
@@ -59,20 +78,7 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
     let total = (n * (n + 1) / 2) as i64;
     // The cages with sums and the little killers (repeats allowed: the law needs only the
     // sum), those that overlap the fewest others first, each kept if it overlaps none kept.
-    let all: Vec<(&[usize], i64)> = rules
-        .rules
-        .iter()
-        .filter_map(|r| match r {
-            Rule::Cage {
-                cells,
-                sum: Some(s),
-            }
-            | Rule::LittleKiller { cells, sum: s } => {
-                Some((cells.as_slice(), rules.digit_sum(cells.len(), *s)))
-            }
-            _ => None,
-        })
-        .collect();
+    let all = known_sums(rules);
     let overlaps = |a: &[usize]| {
         all.iter()
             .filter(|(b, _)| b.as_ptr() != a.as_ptr() && a.iter().any(|c| b.contains(c)))
@@ -322,21 +328,7 @@ pub(super) fn intersections(
 fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize>, i64)> {
     let (n, cells_n) = (shape.side(), shape.cells());
     let total = (n * (n + 1) / 2) as i64;
-    // The sums that may stand in: cages with sums and little killers.
-    let sums: Vec<(Vec<usize>, i64)> = rules
-        .rules
-        .iter()
-        .filter_map(|r| match r {
-            Rule::Cage {
-                cells,
-                sum: Some(s),
-            }
-            | Rule::LittleKiller { cells, sum: s } => {
-                Some((cells.clone(), rules.digit_sum(cells.len(), *s)))
-            }
-            _ => None,
-        })
-        .collect();
+    let sums = known_sums(rules);
     let member = |cells: &mut dyn Iterator<Item = usize>| {
         let mut m = vec![false; cells_n];
         cells.for_each(|c| m[c] = true);
@@ -366,7 +358,7 @@ fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize
             .map(|&i| {
                 let overlaps = near
                     .iter()
-                    .filter(|&&j| j != i && meets(&sum_cells[j], &sums[i].0))
+                    .filter(|&&j| j != i && meets(&sum_cells[j], sums[i].0))
                     .count();
                 (overlaps, i)
             })
