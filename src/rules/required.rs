@@ -387,8 +387,8 @@ fn fit_sets_sse2(
     let (mut allowed, mut every) = (0u64, u64::MAX);
     let mut within = [0u64; SET_CELLS];
     // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are available. The loads
-    // and stores address `lanes`, an array of eight u16 (16 bytes), whole; the unaligned forms
-    // need no alignment.
+    // and stores address `lanes` or `spill`, each an array of eight u16 (16 bytes), whole; the
+    // unaligned forms need no alignment.
     unsafe {
         let cells = _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>());
         let zero = _mm_setzero_si128();
