@@ -385,7 +385,7 @@ fn fit_sets_sse2(
     }
     let live = (1i32 << (2 * k)) - 1;
     let (mut allowed, mut every) = (0u64, u64::MAX);
-    let mut within = [0u64; SET_CELLS];
+    let mut within = [0u64; LANES];
     // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are available. The loads
     // and stores address `lanes` or `spill`, each an array of eight u16 (16 bytes), whole; the
     // unaligned forms need no alignment.
