@@ -329,18 +329,18 @@ fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize
     let (n, cells_n) = (shape.side(), shape.cells());
     let total = (n * (n + 1) / 2) as i64;
     let sums = known_sums(rules);
-    let member = |cells: &mut dyn Iterator<Item = usize>| {
+    fn member(cells_n: usize, cells: impl IntoIterator<Item = usize>) -> Vec<bool> {
         let mut m = vec![false; cells_n];
-        cells.for_each(|c| m[c] = true);
+        cells.into_iter().for_each(|c| m[c] = true);
         m
-    };
+    }
     let sum_cells: Vec<Vec<bool>> = sums
         .iter()
-        .map(|(c, _)| member(&mut c.iter().copied()))
+        .map(|(c, _)| member(cells_n, c.iter().copied()))
         .collect();
     let house_cells: Vec<Vec<bool>> = houses
         .iter()
-        .map(|h| member(&mut h.iter().map(|&c| usize::from(c))))
+        .map(|h| member(cells_n, h.iter().map(|&c| usize::from(c))))
         .collect();
     let meets = |a: &[bool], cells: &[usize]| cells.iter().any(|&c| a[c]);
     let mut out: Vec<(Vec<usize>, i64)> = Vec::new();
