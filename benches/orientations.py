@@ -9,13 +9,13 @@ depending on the orientation (ISS: 2.3 to 4.0 million). A change that wins on th
 they are printed may only have moved that luck; the total over the eight orientations shows
 whether the class gains.
 
-    benches/orientations.py make IN.tsv OUT.tsv
+    benches/orientations.py make IN.tsv OUT.tsv [--iss ISS_DIR]
         IN: `name<TAB>ISS constraint string` lines (the inputs file `benches/iss_compare.mjs`
-        writes, `--inputs`); OUT: `name<TAB>k<TAB>input` for k = 0..7 (0: as given; 1-3 turned
-        a quarter each; 4-7 those mirrored). Puzzles with a constraint that cannot be turned
-        here (pill arrows, sandwich sums, jigsaw regions, boards other than 9x9) are left out,
-        and named on stderr. Killer layouts and other ISS text forms must be constraint strings first
-        (ISS's parser: `SudokuParser.parseText(input).toString()`).
+        writes, `--inputs`; with `--iss`, any ISS text form, killer layouts included, made
+        constraint strings by ISS's parser first); OUT: `name<TAB>k<TAB>input` for k = 0..7
+        (0: as given; 1-3 turned a quarter each; 4-7 those mirrored). Puzzles with a
+        constraint that cannot be turned here (pill arrows, sandwich sums, jigsaw regions,
+        boards other than 9x9) are left out, and named on stderr.
 
     benches/orientations.py run BIN OUT.tsv [--env NAME=VALUE ...] [--timeout S]
         `BIN check -j1 --json`, one whole process per orientation (timed as the ISS bench
@@ -117,13 +117,40 @@ def turn_part(k, part):
     return CELL.sub(lambda m: "R%dC%d" % turn(k, int(m.group(1)), int(m.group(2))), part)
 
 
-def make(src, dst):
+PARSE_SCRIPT = """
+const [issDir, src] = process.argv.slice(1);
+await import(issDir + '/tools/lib/puzzle_runner.js');
+const { SudokuParser } = await import(issDir + '/js/sudoku_parser.js' + self.VERSION_PARAM);
+const { readFileSync } = await import('node:fs');
+for (const line of readFileSync(src, 'utf8').split('\\n')) {
+  const tab = line.indexOf('\\t');
+  if (tab < 0) continue;
+  const text = SudokuParser.parseText(line.slice(tab + 1)).toString();
+  console.log(line.slice(0, tab) + '\\t' + text);
+}
+"""
+
+
+def make(src, dst, iss_dir=None):
+    if iss_dir is None:
+        lines = open(src).read().splitlines()
+    else:
+        # Other ISS text forms (killer layouts, ...) as constraint strings, by ISS's parser.
+        proc = subprocess.run(
+            ["node", "--input-type=module", "-e", PARSE_SCRIPT, os.path.abspath(iss_dir),
+             os.path.abspath(src)], capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            sys.exit(f"node: {proc.stderr.strip()}")
+        lines = proc.stdout.splitlines()
     kept = 0
-    with open(src) as f, open(dst, "w") as out:
-        for line in f:
+    with open(dst, "w") as out:
+        for line in lines:
             if "\t" not in line:
                 continue
-            name, text = line.rstrip("\n").split("\t", 1)
+            name, text = line.split("\t", 1)
+            if not text.startswith("."):
+                print(f"left out (not a constraint string; see --iss): {name}", file=sys.stderr)
+                continue
             parts = [p for p in text.split(".") if p]
             rows = []
             for k in range(8):
@@ -229,8 +256,10 @@ def compare(ours, theirs, prefix):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[0] == "make":
+    if len(argv) == 3 and argv[0] == "make":
         make(argv[1], argv[2])
+    elif len(argv) == 5 and argv[0] == "make" and argv[3] == "--iss":
+        make(argv[1], argv[2], argv[4])
     elif len(argv) == 3 and argv[0] == "iss":
         iss(argv[1], argv[2])
     elif len(argv) in (3, 4) and argv[0] == "compare":
