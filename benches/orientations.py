@@ -80,7 +80,7 @@ def little_killers():
 
 LK = little_killers()
 LK_FIRST = {tuple(sorted(cells)): first for first, cells in LK.items()}
-CELL = re.compile(r"R(\d+)C(\d+)")
+CELL = re.compile(r"R(\d+)C(\d+)", re.IGNORECASE)
 
 
 def turn_part(k, part):
@@ -112,7 +112,7 @@ def turn_part(k, part):
         block = [turn(k, r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
         tr, tc = min(block)
         return "~".join(["Quad", f"R{tr}C{tc}"] + fields[2:])
-    # Every other constraint names cells (in an order that means something: arrows, pills,
+    # Every other constraint names cells (in an order that means something: arrows,
     # thermometers, whispers), or none (anti-king, windoku, ...: unchanged by any turn).
     return CELL.sub(lambda m: "R%dC%d" % turn(k, int(m.group(1)), int(m.group(2))), part)
 
