@@ -65,6 +65,53 @@ fn known_sums(rules: &Rules) -> Vec<(&[usize], i64)> {
         .collect()
 }
 
+/// Each of `cells` flagged among `cells_n`.
+fn member(cells_n: usize, cells: impl IntoIterator<Item = usize>) -> Vec<bool> {
+    let mut m = vec![false; cells_n];
+    cells.into_iter().for_each(|c| m[c] = true);
+    m
+}
+
+/// A choice among the sums `among` (indices into `sums`, whose cells `member` flags) that
+/// share no cell: those that overlap the fewest of the others in `among` first (ties in
+/// index order), each taken if it overlaps none taken. The indices taken, in that order.
+fn disjoint(sums: &[(&[usize], i64)], member: &[Vec<bool>], among: &[usize]) -> Vec<usize> {
+    let meets = |j: usize, cells: &[usize]| cells.iter().any(|&c| member[j][c]);
+    let mut order: Vec<(usize, usize)> = among
+        .iter()
+        .map(|&i| {
+            let overlaps = among
+                .iter()
+                .filter(|&&j| j != i && meets(j, sums[i].0))
+                .count();
+            (overlaps, i)
+        })
+        .collect();
+    order.sort_unstable();
+    let mut taken: Vec<usize> = Vec::new();
+    for (_, i) in order {
+        if !taken.iter().any(|&t| meets(t, sums[i].0)) {
+            taken.push(i);
+        }
+    }
+    taken
+}
+
+/// The least sum the digits of `cells` can make, how far above it their greatest lies, and
+/// the number of their groups of different digits (`sums::cliques`, by `differ`), on a board
+/// of side `n`.
+fn group_bounds(n: usize, cells: &[usize], differ: &impl Fn(u16, u16) -> bool) -> (i64, i64, i64) {
+    let as16: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
+    let groups = sums::cliques(&as16, &vec![1; as16.len()], differ);
+    let (mut least, mut span) = (0i64, 0i64);
+    for (_, g) in &groups {
+        let k = g.len() as i64;
+        least += k * (k + 1) / 2;
+        span += (n as i64 - k) * k;
+    }
+    (least, span, groups.len() as i64)
+}
+
 /// Innies and outies over bands of whole rows or columns (1 to N-1 consecutive ones), each box
 /// and the first 2 to N-1 boxes (the sum intersections of single houses are [`intersections`]'):
 /// with the cages with sums and the little killers (a disjoint choice; "cages" below) that
@@ -76,24 +123,18 @@ fn known_sums(rules: &Rules) -> Vec<(&[usize], i64)> {
 pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
     let n = shape.side();
     let total = (n * (n + 1) / 2) as i64;
-    // The cages with sums and the little killers (repeats allowed: the law needs only the
-    // sum), those that overlap the fewest others first, each kept if it overlaps none kept.
+    // A disjoint choice of the cages with sums and the little killers.
     let all = known_sums(rules);
-    let overlaps = |a: &[usize]| {
-        all.iter()
-            .filter(|(b, _)| b.as_ptr() != a.as_ptr() && a.iter().any(|c| b.contains(c)))
-            .count()
-    };
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by_key(|&i| overlaps(all[i].0));
+    let flags: Vec<Vec<bool>> = all
+        .iter()
+        .map(|(c, _)| member(shape.cells(), c.iter().copied()))
+        .collect();
+    let every: Vec<usize> = (0..all.len()).collect();
     let mut owner = vec![usize::MAX; shape.cells()];
     let mut cages: Vec<(&[usize], i64)> = Vec::new();
-    for i in order {
-        let (cells, s) = all[i];
-        if cells.iter().all(|&c| owner[c] == usize::MAX) {
-            cells.iter().for_each(|&c| owner[c] = cages.len());
-            cages.push((cells, s));
-        }
+    for i in disjoint(&all, &flags, &every) {
+        all[i].0.iter().for_each(|&c| owner[c] = cages.len());
+        cages.push(all[i]);
     }
     // The unions: bands of 1 to N-1 consecutive rows or columns, and each box.
     let mut unions: Vec<(Vec<bool>, i64)> = Vec::new();
@@ -279,13 +320,7 @@ pub(super) fn intersections(
             if cells.len() > sums::REACH_CELLS || n > 16 || cells.len() * n >= 128 {
                 return false;
             }
-            let as16: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-            let (mut least, mut span) = (0i64, 0i64);
-            for (_, g) in sums::cliques(&as16, &vec![1; as16.len()], differ) {
-                let k = g.len() as i64;
-                least += k * (k + 1) / 2;
-                span += (n as i64 - k) * k;
-            }
+            let (least, span, _) = group_bounds(n, cells, differ);
             let room = (target - least).min(least + span - target);
             span > 0 && (room < 0 || span > 4 * room || cells.len() <= INTERSECTION_CELLS)
         })
@@ -303,11 +338,6 @@ fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize
     let (n, cells_n) = (shape.side(), shape.cells());
     let total = (n * (n + 1) / 2) as i64;
     let sums = known_sums(rules);
-    fn member(cells_n: usize, cells: impl IntoIterator<Item = usize>) -> Vec<bool> {
-        let mut m = vec![false; cells_n];
-        cells.into_iter().for_each(|c| m[c] = true);
-        m
-    }
     let sum_cells: Vec<Vec<bool>> = sums
         .iter()
         .map(|(c, _)| member(cells_n, c.iter().copied()))
@@ -327,25 +357,12 @@ fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize
         if near.is_empty() {
             continue;
         }
-        let mut order: Vec<(usize, usize)> = near
-            .iter()
-            .map(|&i| {
-                let overlaps = near
-                    .iter()
-                    .filter(|&&j| j != i && meets(&sum_cells[j], sums[i].0))
-                    .count();
-                (overlaps, i)
-            })
-            .collect();
-        order.sort_unstable();
         let mut taken = vec![false; cells_n];
         let mut target = 0i64;
-        for &(_, i) in &order {
-            let (cells, s) = &sums[i];
-            if cells.iter().all(|&c| !taken[c]) {
-                cells.iter().for_each(|&c| taken[c] = true);
-                target += s;
-            }
+        for i in disjoint(&sums, &sum_cells, &near) {
+            let (cells, s) = sums[i];
+            cells.iter().for_each(|&c| taken[c] = true);
+            target += s;
         }
         // The gaps filled by other houses that share no cell with those taken (so they meet
         // this one only in cells left open) and hold two or more of the open cells.
@@ -399,28 +416,18 @@ pub(super) fn combined(
     differ: &impl Fn(u16, u16) -> bool,
 ) -> Vec<sums::Sum> {
     const RELATED: usize = 6;
-    let n_i = n as i64;
     let record = |mut cells: Vec<usize>, sum: i64, original: bool| -> Option<Record> {
         if cells.len() > 64 {
             return None;
         }
         cells.sort_unstable();
-        let as16: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-        let groups = sums::cliques(&as16, &vec![1; as16.len()], differ);
-        let (mut least, mut range) = (0i64, 0i64);
-        for (_, g) in &groups {
-            let s = g.len() as i64;
-            least += s * (s + 1) / 2;
-            range += (n_i - s) * s;
-        }
+        let (least, range, groups) = group_bounds(n, &cells, differ);
         if sum < least || sum > least + range {
             return None;
         }
         let slack = (sum - least).min(least + range - sum);
-        let score = groups
-            .iter()
-            .map(|(_, g)| g.len() as i64 * (n_i - g.len() as i64) - slack)
-            .sum();
+        // Σ over the groups of g·(N − g) − slack.
+        let score = range - groups * slack;
         Some(Record {
             cells,
             sum,
