@@ -131,17 +131,22 @@ for (const line of readFileSync(src, 'utf8').split('\\n')) {
 """
 
 
+def node_lines(script, iss_dir, src):
+    """The output lines of `script` (an ES module) run by node with ISS's directory and `src`."""
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", script, os.path.abspath(iss_dir),
+         os.path.abspath(src)], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"node: {proc.stderr.strip()}")
+    return proc.stdout.splitlines()
+
+
 def make(src, dst, iss_dir=None):
     if iss_dir is None:
         lines = open(src).read().splitlines()
     else:
         # Other ISS text forms (killer layouts, ...) as constraint strings, by ISS's parser.
-        proc = subprocess.run(
-            ["node", "--input-type=module", "-e", PARSE_SCRIPT, os.path.abspath(iss_dir),
-             os.path.abspath(src)], capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            sys.exit(f"node: {proc.stderr.strip()}")
-        lines = proc.stdout.splitlines()
+        lines = node_lines(PARSE_SCRIPT, iss_dir, src)
     kept = 0
     with open(dst, "w") as out:
         for line in lines:
@@ -206,13 +211,8 @@ for (const line of readFileSync(src, 'utf8').split('\\n')) {
 
 
 def iss(iss_dir, src):
-    proc = subprocess.run(
-        ["node", "--input-type=module", "-e", ISS_SCRIPT, os.path.abspath(iss_dir),
-         os.path.abspath(src)], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        sys.exit(f"node: {proc.stderr.strip()}")
     per = {}
-    for line in proc.stdout.splitlines():
+    for line in node_lines(ISS_SCRIPT, iss_dir, src):
         name, k, guesses, ms, verdict = line.split("\t")
         per.setdefault(name, []).append((int(k), int(guesses), float(ms), verdict))
     report(per, "ms (ISS's solves)")
