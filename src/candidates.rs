@@ -3,18 +3,26 @@
 //! puzzle is unique exactly when every cell has one true candidate).
 //!
 //! It never enumerates every solution of a puzzle with billions: one search, stopped at the
-//! cap, covers the candidates of its solutions first; then each candidate not yet seen `cap`
-//! times is asked about alone, as a search of the puzzle with that one more given, stopped at
-//! the cap. Every solution found is kept (distinct, at most `cap` per candidate asked about),
-//! and counts are read off them, so the solutions of one question also answer others.
+//! cap, covers the candidates of its solutions first. What it leaves open is decided in rounds
+//! of growing node budgets ([`Rounds`]) by two means: a *sweep*, one search of the whole tree
+//! that skips every subtree whose digits have all been seen `cap` times already, and
+//! *questions*, each candidate not yet seen `cap` times asked about alone, as a search of the
+//! puzzle with that one more given, stopped at the cap. Every solution found is kept
+//! (distinct), and counts are read off them, so the solutions of one search also answer
+//! others.
 
 use crate::engine::generic::Generic;
-use crate::engine::Engine;
+use crate::engine::select::runs_generic;
+use crate::engine::{Engine, EngineChoice};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
-use crate::sink::{CollectSink, Stats};
-use crate::solver::{search, Options, StopReason};
+use crate::sink::{CollectSink, Sink, Stats};
+use crate::solver::ctx::FLUSH_EVERY;
+use crate::solver::{search, search_in, Options, StopReason};
+use std::cell::Cell;
 use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 /// The true candidates of a puzzle and the solutions through each, capped.
@@ -31,7 +39,7 @@ pub struct Candidates {
     pub conflict: Option<Conflict>,
     /// Nodes, guesses and solutions of every search made, added up.
     pub stats: Stats,
-    /// The searches made: the first, then one per candidate asked about.
+    /// The searches made: the first, then each sweep and each question (see the module).
     pub searches: u64,
 }
 
@@ -85,29 +93,268 @@ impl Candidates {
     }
 }
 
-/// Counts read off distinct solutions.
+/// Counts read off distinct solutions, and each cell's digits seen `cap` times.
 struct Tally {
     n: usize,
     cap: u64,
     counts: Vec<u64>,
+    /// Per cell, the digits (bit `d - 1`) seen `cap` times.
+    full: Vec<u64>,
     seen: HashSet<Vec<u8>>,
 }
 
 impl Tally {
-    fn add(&mut self, grid: Vec<u8>) {
-        let n = self.n;
-        for (cell, &v) in grid.iter().enumerate() {
-            let c = &mut self.counts[cell * n + usize::from(v) - 1];
-            *c = (*c + 1).min(self.cap);
+    fn new(shape: Shape, cap: u64) -> Tally {
+        Tally {
+            n: shape.side(),
+            cap,
+            counts: vec![0; shape.cells() * shape.side()],
+            full: vec![0; shape.cells()],
+            seen: HashSet::new(),
         }
-        self.seen.insert(grid);
     }
 
-    fn add_new(&mut self, grids: Vec<Vec<u8>>) {
-        for g in grids {
-            if !self.seen.contains(&g) {
-                self.add(g);
+    /// Count `grid` unless it was counted before; true when it is new.
+    fn add(&mut self, grid: &[u8]) -> bool {
+        if self.seen.contains(grid) {
+            return false;
+        }
+        let n = self.n;
+        for (cell, &v) in grid.iter().enumerate() {
+            let d = usize::from(v) - 1;
+            let c = &mut self.counts[cell * n + d];
+            *c = (*c + 1).min(self.cap);
+            if *c == self.cap {
+                self.full[cell] |= 1 << d;
             }
+        }
+        self.seen.insert(grid.to_vec());
+        true
+    }
+
+    /// Whether digit index `d` of `cell` has been seen `cap` times.
+    fn saturated(&self, cell: usize, d: usize) -> bool {
+        self.full[cell] >> d & 1 != 0
+    }
+}
+
+/// The sink of a sweep (see [`Rounds`]): every new solution counted into the tally, and a
+/// subtree skipped when every digit its cells can still take has been seen `cap` times
+/// already, so that nothing below it can change a count (how the Interactive Sudoku Solver
+/// finds its true candidates). `full` is its copy of the tally's digits at the cap.
+struct Sweep<'a> {
+    tally: &'a Mutex<Tally>,
+    full: Vec<u64>,
+    /// The cell found wanting last (looked at first: it often still is).
+    last: Cell<usize>,
+}
+
+impl Sink for Sweep<'_> {
+    const NEEDS_GRID: bool = true;
+    const PRUNES: bool = true;
+
+    fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
+        let mut tally = lock(self.tally);
+        if tally.add(grid) {
+            self.full.copy_from_slice(&tally.full);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn fork(&self, _piece: usize) -> Self {
+        Sweep {
+            tally: self.tally,
+            full: lock(self.tally).full.clone(),
+            last: Cell::new(0),
+        }
+    }
+
+    fn join(&mut self, _piece: usize, _part: Self) {}
+
+    #[inline]
+    fn dull(&self, cand: &[u64], value: &[u8]) -> bool {
+        let wants = |cell: usize| {
+            let m = match value[cell] {
+                0 => cand[cell],
+                v => 1 << (v - 1),
+            };
+            m & !self.full[cell] != 0
+        };
+        if wants(self.last.get()) {
+            return false;
+        }
+        match (0..value.len()).find(|&c| wants(c)) {
+            Some(c) => {
+                self.last.set(c);
+                false
+            }
+            None => true,
+        }
+    }
+}
+
+fn lock(tally: &Mutex<Tally>) -> MutexGuard<'_, Tally> {
+    tally.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The node budgets of [`Rounds`]: the first sweep's, as a multiple of the nodes the first
+/// search took to find `cap` solutions (0: no sweeps), and a question's in the first round
+/// (each round after allows [`GROWTH`] times as many).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budgets {
+    pub(crate) sweep_first: u64,
+    pub(crate) question_first: u64,
+}
+
+impl Budgets {
+    /// What [`candidates`] uses. Four times the first search's nodes let the sweep finish at
+    /// once where solutions are few and far between (the first 8 of 186 took 122,000 nodes
+    /// there, the sweep 379,000).
+    pub(crate) const DEFAULT: Budgets = Budgets {
+        sweep_first: 4,
+        question_first: 1 << 10,
+    };
+    /// Questions alone, each to its end.
+    pub(crate) const QUESTIONS: Budgets = Budgets {
+        sweep_first: 0,
+        question_first: u64::MAX,
+    };
+    /// Tests: one sweep, to its end.
+    #[cfg(test)]
+    pub(crate) const SWEEP: Budgets = Budgets {
+        sweep_first: u64::MAX,
+        question_first: u64::MAX,
+    };
+}
+
+/// How much a question's budget grows from one round to the next.
+const GROWTH: u64 = 4;
+
+/// Deciding the candidates the first search left open, in rounds of growing node budgets.
+/// Each round first sweeps the whole tree ([`Sweep`], a pruned enumeration; the first sweep
+/// with a multiple of the first search's nodes, each later one with as many nodes as all the
+/// work so far), then asks about every candidate still undecided (a search of the puzzle with
+/// that one more given, stopped at the cap or at the round's budget, which grows [`GROWTH`]
+/// times a round). A sweep that ends decides every candidate; a question decides its own when
+/// it ends within its budget. Questions pay where solutions are many (each finds its `cap` at
+/// once: the empty boards, where a sweep wanders), the sweep where questions must search large
+/// trees to find few solutions or none (variants with a few hundred solutions whose wrong
+/// digits fail late: one such took 264 questions and 19 million nodes, and its sweep takes
+/// 379,000). As the budgets grow geometrically, neither costs more than a small factor over
+/// the better one. The budgeted searches run on one thread.
+struct Rounds<'a> {
+    puzzle: &'a Puzzle,
+    options: &'a Options,
+    budgets: Budgets,
+    tally: &'a Mutex<Tally>,
+    result: &'a mut Candidates,
+}
+
+/// How a budgeted search ended.
+enum Ended {
+    /// It searched what it was asked to (or stopped at the cap).
+    Done,
+    /// It ran out of its node budget.
+    Budget,
+    /// The caller's deadline or cancel handle stopped it.
+    Stopped(StopReason),
+}
+
+impl Rounds<'_> {
+    /// Search `puzzle` with `options` and about `budget` nodes at most (the search looks at
+    /// its budget every 2,048 nodes) into `sink`.
+    fn run<S: Sink + Send>(
+        &mut self,
+        puzzle: &Puzzle,
+        options: &Options,
+        budget: u64,
+        sink: &mut S,
+    ) -> Ended {
+        let shared = options.shared();
+        shared.set_node_budget(budget);
+        let o = search_in(puzzle, options, &shared, sink);
+        self.result.searches += 1;
+        self.result.stats += o.stats;
+        match o.stopped {
+            None | Some(StopReason::Limit) => Ended::Done,
+            Some(StopReason::Budget) => Ended::Budget,
+            Some(reason) => Ended::Stopped(reason),
+        }
+    }
+
+    /// Decide every candidate of `open` (cell, digit index); `Err` with the reason where the
+    /// caller's deadline or cancel handle stopped the work first. `first` is the nodes the
+    /// first search took to find `cap` solutions.
+    fn decide(&mut self, mut open: Vec<(usize, usize)>, first: u64) -> Result<(), StopReason> {
+        // A search split across threads sets node budgets of its own (its serial try): the
+        // budgeted searches run on one thread; questions without a budget on the caller's.
+        let one_thread = Options {
+            threads: 1,
+            timeout: None,
+            ..self.options.clone()
+        };
+        let question = Options {
+            limit: Some(lock(self.tally).cap),
+            threads: if self.budgets.question_first == u64::MAX {
+                self.options.threads
+            } else {
+                1
+            },
+            ..one_thread.clone()
+        };
+        // The sweep needs the engine that asks its sink (see `Sink::dull`).
+        let sweep = Options {
+            limit: None,
+            engine: EngineChoice::Generic,
+            ..one_thread
+        };
+        let sweeps = self.budgets.sweep_first > 0;
+        // A search looks at its budget every `FLUSH_EVERY` nodes: a sweep gets that at
+        // least (small trees are swept within it, sparing their questions).
+        let mut sweep_budget = first
+            .saturating_mul(self.budgets.sweep_first)
+            .max(u64::from(FLUSH_EVERY));
+        let mut budget = self.budgets.question_first;
+        loop {
+            if sweeps {
+                let mut sink = Sweep {
+                    tally: self.tally,
+                    full: lock(self.tally).full.clone(),
+                    last: Cell::new(0),
+                };
+                match self.run(self.puzzle, &sweep, sweep_budget, &mut sink) {
+                    Ended::Done => return Ok(()),
+                    Ended::Budget => {}
+                    Ended::Stopped(reason) => return Err(reason),
+                }
+            }
+            let mut left = Vec::new();
+            for &(cell, d) in &open {
+                if lock(self.tally).saturated(cell, d) {
+                    continue;
+                }
+                let mut one_more = self.puzzle.clone();
+                one_more.set(cell, d as u8 + 1);
+                let mut sink = CollectSink::default();
+                let ended = self.run(&one_more, &question, budget, &mut sink);
+                let mut tally = lock(self.tally);
+                for g in &sink.solutions {
+                    tally.add(g);
+                }
+                match ended {
+                    Ended::Done => {}
+                    Ended::Budget => left.push((cell, d)),
+                    Ended::Stopped(reason) => return Err(reason),
+                }
+            }
+            left.retain(|&(cell, d)| !lock(self.tally).saturated(cell, d));
+            if left.is_empty() {
+                return Ok(());
+            }
+            open = left;
+            // As many nodes as everything so far.
+            sweep_budget = self.result.stats.nodes;
+            budget = budget.saturating_mul(GROWTH);
         }
     }
 }
@@ -130,6 +377,16 @@ impl Tally {
 /// assert_eq!(c.count(0, 1), 8); // all 12 solutions, capped at 8
 /// ```
 pub fn candidates(puzzle: &Puzzle, options: &Options, cap: u64) -> Candidates {
+    candidates_with(puzzle, options, cap, Budgets::DEFAULT)
+}
+
+/// [`candidates`] with the node budgets of its rounds given.
+pub(crate) fn candidates_with(
+    puzzle: &Puzzle,
+    options: &Options,
+    cap: u64,
+    budgets: Budgets,
+) -> Candidates {
     let cap = cap.max(1);
     let shape = puzzle.shape();
     let n = shape.side();
@@ -153,12 +410,7 @@ pub fn candidates(puzzle: &Puzzle, options: &Options, cap: u64) -> Candidates {
         stats: Stats::default(),
         searches: 0,
     };
-    let mut tally = Tally {
-        n,
-        cap,
-        counts: vec![0; shape.cells() * n],
-        seen: HashSet::new(),
-    };
+    let mut tally = Tally::new(shape, cap);
     // The first search: its solutions cover candidates; if it ends below the cap, it saw
     // every solution and every count is exact.
     let mut sink = CollectSink::default();
@@ -169,43 +421,48 @@ pub fn candidates(puzzle: &Puzzle, options: &Options, cap: u64) -> Candidates {
         result.conflict = first.conflict;
         return result;
     }
-    tally.add_new(sink.solutions);
+    for g in &sink.solutions {
+        tally.add(g);
+    }
     let exhausted = first.complete();
     if let (Some(reason), false) = (first.stopped, first.solutions >= u128::from(cap)) {
         result.stopped = Some(reason);
     }
     if !exhausted && result.stopped.is_none() {
         // The digits propagation leaves open: the only ones worth asking about.
-        let masks = Generic::new(puzzle).map(|g| g.candidate_masks());
-        let Some(masks) = masks else {
-            // (not reached: the search found solutions)
-            result.counts = tally.counts;
-            return result;
+        let open: Vec<(usize, usize)> = Generic::new(puzzle)
+            .map(|g| g.candidate_masks())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .flat_map(|(cell, &mask)| {
+                (0..n)
+                    .filter(move |&d| mask >> d & 1 != 0)
+                    .map(move |d| (cell, d))
+            })
+            .collect();
+        let tally = Mutex::new(tally);
+        // Sweeps run on the generic engine (see `Sink::dull`); where the puzzle runs on
+        // another, questions alone (classic 9×9 and big boards, whose engines refute wrong
+        // digits fast, and where a sweep's nodes would cost several of theirs).
+        let budgets = if runs_generic(puzzle, options.engine) {
+            budgets
+        } else {
+            Budgets::QUESTIONS
         };
-        'cells: for (cell, &mask) in masks.iter().enumerate() {
-            let mut m = mask;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if tally.counts[cell * n + d] >= cap {
-                    continue;
-                }
-                let mut one_more = puzzle.clone();
-                one_more.set(cell, d as u8 + 1);
-                let mut sink = CollectSink::default();
-                let o = search(&one_more, &each, &mut sink);
-                result.searches += 1;
-                result.stats += o.stats;
-                let found = sink.solutions.len() as u64;
-                tally.add_new(sink.solutions);
-                if let Some(reason) = o.stopped.filter(|_| found < cap) {
-                    result.stopped = Some(reason);
-                    break 'cells;
-                }
-                // Every solution through this candidate is now known (or `cap` of them).
-                debug_assert!(tally.counts[cell * n + d] >= found.min(cap));
-            }
+        let decided = Rounds {
+            puzzle,
+            options: &each,
+            budgets,
+            tally: &tally,
+            result: &mut result,
         }
+        .decide(open, first.stats.nodes);
+        if let Err(reason) = decided {
+            result.stopped = Some(reason);
+        }
+        result.counts = tally.into_inner().unwrap_or_else(|e| e.into_inner()).counts;
+        return result;
     }
     result.counts = tally.counts;
     result
@@ -257,9 +514,12 @@ mod tests {
                     continue;
                 }
                 for cap in [1, 3, 8] {
-                    let got = candidates(&p, &Options::default(), cap);
-                    assert!(got.complete());
-                    assert_eq!(got.counts, by_enumeration(&p, cap), "{p:?} cap {cap}");
+                    let want = by_enumeration(&p, cap);
+                    for budgets in [Budgets::DEFAULT, Budgets::QUESTIONS, Budgets::SWEEP] {
+                        let got = candidates_with(&p, &Options::default(), cap, budgets);
+                        assert!(got.complete());
+                        assert_eq!(got.counts, want, "{p:?} cap {cap} {budgets:?}");
+                    }
                 }
             }
         }

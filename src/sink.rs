@@ -33,6 +33,18 @@ pub trait Sink {
     fn join(&mut self, piece: usize, part: Self)
     where
         Self: Sized;
+
+    /// Whether the sink may ask the search to skip subtrees it wants nothing from (see
+    /// [`Sink::dull`]); only the generic engine asks.
+    const PRUNES: bool = false;
+
+    /// Whether the subtree below a node holds nothing the sink wants: the search then skips
+    /// it. The node's cells hold the digits `value` (0 where open) and the open ones the
+    /// candidates `cand` (bit `d - 1` for digit `d`; a placed cell's entry is not read).
+    /// Called only when [`Sink::PRUNES`], by the generic engine, at every node.
+    fn dull(&self, _cand: &[u64], _value: &[u8]) -> bool {
+        false
+    }
 }
 
 /// A sink that only counts (the search keeps the count in its [`Stats`]).

@@ -25,10 +25,7 @@ macro_rules! with_engine {
     ($puzzle:expr, $choice:expr, |$root:ident| $body:expr) => {{
         let puzzle: &$crate::puzzle::Puzzle = $puzzle;
         let shape = puzzle.shape();
-        if $choice == $crate::engine::EngineChoice::Generic
-            || !puzzle.is_classic()
-            || (shape.side() <= 12 && shape != $crate::shape::Shape::NINE)
-        {
+        if $crate::engine::select::runs_generic(puzzle, $choice) {
             <$crate::engine::generic::Generic as $crate::engine::Engine>::new(puzzle)
                 .map(|$root| $body)
         } else if shape == $crate::shape::Shape::NINE {
@@ -46,3 +43,11 @@ macro_rules! with_engine {
     }};
 }
 pub(crate) use with_engine;
+
+/// Whether [`with_engine!`] runs `puzzle` on the generic engine.
+pub(crate) fn runs_generic(puzzle: &crate::puzzle::Puzzle, choice: EngineChoice) -> bool {
+    let shape = puzzle.shape();
+    choice == EngineChoice::Generic
+        || !puzzle.is_classic()
+        || (shape.side() <= 12 && shape != crate::shape::Shape::NINE)
+}

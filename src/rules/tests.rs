@@ -3,7 +3,7 @@
 //! against the engine's count, solutions and true candidates.
 
 use super::*;
-use crate::candidates::candidates;
+use crate::candidates::{candidates_with, Budgets};
 use crate::puzzle::Puzzle;
 use crate::solver::{count, solutions, Options};
 use std::collections::BTreeSet;
@@ -302,16 +302,21 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
         .unwrap_or_else(|e| panic!("{text}: {e:?}"));
     let back_sols: BTreeSet<Vec<u8>> = solutions(&back, &Options::default()).into_iter().collect();
     assert_eq!(back_sols, expected, "{text}");
+    // True candidates, as `candidates` decides them and by questions alone or one sweep
+    // alone (the two ways its rounds mix).
     let cap = 3;
-    let c = candidates(puzzle, &Options::default(), cap);
-    for cell in 0..shape.cells() {
-        for d in 1..=shape.side() as u8 {
-            let k = expected.iter().filter(|g| g[cell] == d).count() as u64;
-            assert_eq!(
-                c.count(cell, d),
-                k.min(cap),
-                "{puzzle:?} {rules:?} r{cell} d{d}"
-            );
+    for budgets in [Budgets::DEFAULT, Budgets::QUESTIONS, Budgets::SWEEP] {
+        let c = candidates_with(puzzle, &Options::default(), cap, budgets);
+        assert!(c.complete());
+        for cell in 0..shape.cells() {
+            for d in 1..=shape.side() as u8 {
+                let k = expected.iter().filter(|g| g[cell] == d).count() as u64;
+                assert_eq!(
+                    c.count(cell, d),
+                    k.min(cap),
+                    "{puzzle:?} {rules:?} r{cell} d{d} {budgets:?}"
+                );
+            }
         }
     }
 }

@@ -107,6 +107,13 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.pending_done += w;
     }
 
+    /// Whether the sink wants nothing from the subtree below a node whose open cells'
+    /// candidates are `cand` and whose digits are `value` (0 where open): see [`Sink::dull`].
+    #[inline(always)]
+    pub(crate) fn dull(&self, cand: &[u64], value: &[u8]) -> bool {
+        S::PRUNES && self.sink.dull(cand, value)
+    }
+
     /// `k` solutions found without grids in a subtree of weight `w` (count-only sinks).
     #[inline]
     pub fn solutions(&mut self, k: u64, w: f64) -> ControlFlow<()> {

@@ -193,6 +193,10 @@ pub(super) fn search_level<S: Sink>(
         if st.open == 0 {
             return ctx.solved(&st.value, weight);
         }
+        if ctx.dull(&st.cand, &st.value) {
+            ctx.dead_end(weight);
+            return ControlFlow::Continue(());
+        }
         let cell = match ctx.bands {
             None => st.branch_cell(),
             Some(plan) => {
@@ -254,6 +258,10 @@ pub(super) fn search_scored<S: Sink>(
         let st = &scratch.levels[depth];
         if st.open == 0 {
             return ctx.solved(&st.value, left);
+        }
+        if ctx.dull(&st.cand, &st.value) {
+            ctx.dead_end(left);
+            return ControlFlow::Continue(());
         }
         let cell = st.branch_cell_scored(&scratch.scores, scratch.hot);
         let cands = st.cand[cell];
