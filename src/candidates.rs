@@ -262,7 +262,7 @@ enum Ended {
 
 impl Rounds<'_> {
     /// Search `puzzle` with `options` and about `budget` nodes at most (the search looks at
-    /// its budget every 2,048 nodes) into `sink`.
+    /// its budget every [`FLUSH_EVERY`] nodes) into `sink`.
     fn run<S: Sink + Send>(
         &mut self,
         puzzle: &Puzzle,
