@@ -18,10 +18,13 @@ use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
 use crate::sink::{CollectSink, Sink, Stats};
 use crate::solver::ctx::FLUSH_EVERY;
+use crate::solver::parallel::on_workers;
 use crate::solver::{search, search_in, Options, StopReason};
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -151,6 +154,7 @@ struct Sweep<'a> {
 
 impl Sink for Sweep<'_> {
     const NEEDS_GRID: bool = true;
+    const IN_ORDER: bool = false;
     const PRUNES: bool = true;
 
     fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
@@ -193,8 +197,9 @@ impl Sink for Sweep<'_> {
     }
 }
 
-fn lock(tally: &Mutex<Tally>) -> MutexGuard<'_, Tally> {
-    tally.lock().unwrap_or_else(|e| e.into_inner())
+/// Lock `m`, whether or not a worker panicked while it held it.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The node budgets of [`Rounds`]: the first sweep's, as a multiple of the nodes the first
@@ -261,8 +266,7 @@ enum Ended {
 }
 
 impl Rounds<'_> {
-    /// Search `puzzle` with `options` and about `budget` nodes at most (the search looks at
-    /// its budget every [`FLUSH_EVERY`] nodes) into `sink`.
+    /// Search `puzzle` with `options` and about `budget` nodes at most into `sink`.
     fn run<S: Sink + Send>(
         &mut self,
         puzzle: &Puzzle,
@@ -270,29 +274,18 @@ impl Rounds<'_> {
         budget: u64,
         sink: &mut S,
     ) -> Ended {
-        let shared = options.shared();
-        shared.set_node_budget(budget);
-        let o = search_in(puzzle, options, &shared, sink);
+        let (ended, stats) = budgeted(puzzle, options, budget, sink);
         self.result.searches += 1;
-        self.result.stats += o.stats;
-        match o.stopped {
-            None | Some(StopReason::Limit) => Ended::Done,
-            Some(StopReason::Budget) => Ended::Budget,
-            Some(reason) => Ended::Stopped(reason),
-        }
+        self.result.stats += stats;
+        ended
     }
 
     /// Decide every candidate of `open` (cell, digit index); `Err` with the reason where the
     /// caller's deadline or cancel handle stopped the work first. `first` is the nodes the
     /// first search took to find `cap` solutions.
     fn decide(&mut self, mut open: Vec<(usize, usize)>, first: u64) -> Result<(), StopReason> {
-        // A search split across threads sets node budgets of its own (its serial try): the
-        // budgeted searches run on one thread; questions without a budget on the caller's.
-        let one_thread = Options {
-            threads: 1,
-            timeout: None,
-            ..self.options.clone()
-        };
+        // Questions with a budget run on one thread each, shared among the threads (see
+        // `ask`); without one, on the caller's threads each.
         let question = Options {
             limit: Some(lock(self.tally).cap),
             threads: if self.budgets.question_first == u64::MAX {
@@ -300,13 +293,16 @@ impl Rounds<'_> {
             } else {
                 1
             },
-            ..one_thread.clone()
+            timeout: None,
+            ..self.options.clone()
         };
-        // The sweep needs the engine that asks its sink (see `Sink::dull`).
+        // The sweep needs the engine that asks its sink (see `Sink::dull`); it runs on the
+        // caller's threads, its pieces shared as they go (`Sink::IN_ORDER`).
         let sweep = Options {
             limit: None,
+            timeout: None,
             engine: EngineChoice::Generic,
-            ..one_thread
+            ..self.options.clone()
         };
         let sweeps = self.budgets.sweep_first > 0;
         // A search looks at its budget every `FLUSH_EVERY` nodes: a sweep gets that at
@@ -328,25 +324,7 @@ impl Rounds<'_> {
                     Ended::Stopped(reason) => return Err(reason),
                 }
             }
-            let mut left = Vec::new();
-            for &(cell, d) in &open {
-                if lock(self.tally).saturated(cell, d) {
-                    continue;
-                }
-                let mut one_more = self.puzzle.clone();
-                one_more.set(cell, d as u8 + 1);
-                let mut sink = CollectSink::default();
-                let ended = self.run(&one_more, &question, budget, &mut sink);
-                let mut tally = lock(self.tally);
-                for g in &sink.solutions {
-                    tally.add(g);
-                }
-                match ended {
-                    Ended::Done => {}
-                    Ended::Budget => left.push((cell, d)),
-                    Ended::Stopped(reason) => return Err(reason),
-                }
-            }
+            let mut left = self.ask(&open, &question, budget)?;
             left.retain(|&(cell, d)| !lock(self.tally).saturated(cell, d));
             if left.is_empty() {
                 return Ok(());
@@ -356,6 +334,145 @@ impl Rounds<'_> {
             sweep_budget = self.result.stats.nodes;
             budget = budget.saturating_mul(GROWTH);
         }
+    }
+
+    /// Ask about every candidate of `open` not seen `cap` times yet, each with `budget` nodes
+    /// (see [`question`]); the ones whose questions ran out of it are returned, in `open`'s
+    /// order. Questions on one thread each (`options`) are shared among the caller's threads,
+    /// each worker taking the next one in turn (a question's solutions spare the others theirs
+    /// as soon as they are counted). Where fewer are left than threads (the last rounds' hard
+    /// questions), or `options` splits them already, they are asked one after the other, each
+    /// split across the threads.
+    fn ask(
+        &mut self,
+        open: &[(usize, usize)],
+        options: &Options,
+        budget: u64,
+    ) -> Result<Vec<(usize, usize)>, StopReason> {
+        let (puzzle, tally) = (self.puzzle, self.tally);
+        let threads = self.options.threads;
+        let asking: Vec<(usize, usize)> = {
+            let t = lock(tally);
+            open.iter()
+                .copied()
+                .filter(|&(cell, d)| !t.saturated(cell, d))
+                .collect()
+        };
+        let mut asked = Asked::default();
+        if options.threads > 1 || threads == 1 || asking.len() < threads {
+            // Fewer questions than threads: each split across them in turn.
+            let split = Options {
+                threads,
+                ..options.clone()
+            };
+            for &at in &asking {
+                if let Some(q) = question(puzzle, tally, at, &split, budget) {
+                    asked.note(at, q);
+                    if asked.stopped.is_some() {
+                        break;
+                    }
+                }
+            }
+        } else {
+            let next = AtomicUsize::new(0);
+            let stop = AtomicBool::new(false);
+            let all = Mutex::new(Asked::default());
+            on_workers(threads, || {
+                let mut mine = Asked::default();
+                while !stop.load(Relaxed) {
+                    let Some(&at) = asking.get(next.fetch_add(1, Relaxed)) else {
+                        break;
+                    };
+                    if let Some(q) = question(puzzle, tally, at, options, budget) {
+                        mine.note(at, q);
+                        if mine.stopped.is_some() {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                }
+                lock(&all).merge(mine);
+            });
+            asked = all.into_inner().unwrap_or_else(|e| e.into_inner());
+            asked.left.sort_unstable();
+        }
+        self.result.searches += asked.searches;
+        self.result.stats += asked.stats;
+        match asked.stopped {
+            Some(reason) => Err(reason),
+            None => Ok(asked.left),
+        }
+    }
+}
+
+/// Search `puzzle` with `options` and about `budget` nodes at most (the search looks at its
+/// budget every [`FLUSH_EVERY`] nodes) into `sink`: how it ended, and its statistics.
+fn budgeted<S: Sink + Send>(
+    puzzle: &Puzzle,
+    options: &Options,
+    budget: u64,
+    sink: &mut S,
+) -> (Ended, Stats) {
+    let shared = options.shared();
+    shared.set_node_budget(budget);
+    let o = search_in(puzzle, options, &shared, sink);
+    let ended = match o.stopped {
+        None | Some(StopReason::Limit) => Ended::Done,
+        Some(StopReason::Budget) => Ended::Budget,
+        Some(reason) => Ended::Stopped(reason),
+    };
+    (ended, o.stats)
+}
+
+/// Ask about digit index `d` of `cell` with `budget` nodes (a search of `puzzle` with that
+/// one more given, stopped at the cap) and count what it finds into `tally`; `None` where the
+/// digit has been seen `cap` times already.
+fn question(
+    puzzle: &Puzzle,
+    tally: &Mutex<Tally>,
+    (cell, d): (usize, usize),
+    options: &Options,
+    budget: u64,
+) -> Option<(Ended, Stats)> {
+    if lock(tally).saturated(cell, d) {
+        return None;
+    }
+    let mut one_more = puzzle.clone();
+    one_more.set(cell, d as u8 + 1);
+    let mut sink = CollectSink::default();
+    let asked = budgeted(&one_more, options, budget, &mut sink);
+    let mut tally = lock(tally);
+    for g in &sink.solutions {
+        tally.add(g);
+    }
+    Some(asked)
+}
+
+/// What the workers of one round's questions found: the candidates left undecided, their
+/// searches' statistics, and why they were stopped, if they were.
+#[derive(Default)]
+struct Asked {
+    left: Vec<(usize, usize)>,
+    stats: Stats,
+    searches: u64,
+    stopped: Option<StopReason>,
+}
+
+impl Asked {
+    fn note(&mut self, at: (usize, usize), (ended, stats): (Ended, Stats)) {
+        self.searches += 1;
+        self.stats += stats;
+        match ended {
+            Ended::Done => {}
+            Ended::Budget => self.left.push(at),
+            Ended::Stopped(reason) => self.stopped = Some(reason),
+        }
+    }
+
+    fn merge(&mut self, other: Asked) {
+        self.left.extend(other.left);
+        self.stats += other.stats;
+        self.searches += other.searches;
+        self.stopped = self.stopped.or(other.stopped);
     }
 }
 
@@ -444,9 +561,15 @@ pub(crate) fn candidates_with(
         let tally = Mutex::new(tally);
         // Sweeps run on the generic engine (see `Sink::dull`); where the puzzle runs on
         // another, questions alone (classic 9×9 and big boards, whose engines refute wrong
-        // digits fast, and where a sweep's nodes would cost several of theirs).
+        // digits fast, and where a sweep's nodes would cost several of theirs): on one thread
+        // each to its end; on more, in rounds, so that they can be shared among the threads.
         let budgets = if runs_generic(puzzle, options.engine) {
             budgets
+        } else if options.threads > 1 {
+            Budgets {
+                sweep_first: 0,
+                ..budgets
+            }
         } else {
             Budgets::QUESTIONS
         };
@@ -521,6 +644,47 @@ mod tests {
                         assert_eq!(got.counts, want, "{p:?} cap {cap} {budgets:?}");
                     }
                 }
+            }
+        }
+    }
+
+    /// On three workers (searches split after a serial try of a few nodes), a classic 9×9
+    /// puzzle's questions go in rounds shared among the workers, where one thread asks each
+    /// to its end: the same counts as enumeration. 217 and 231 solutions (multi_truth_dev).
+    #[test]
+    fn agree_with_enumeration_on_three_workers() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .stack_size(crate::SEARCH_STACK)
+            .build()
+            .unwrap();
+        let three = Options {
+            threads: 3,
+            ..Options::default()
+        };
+        for (line, all) in [
+            (
+                ".9.5.2.....8..........1...6..1.7.5.48..6......3.......1....6..5..2...4...5.9...32",
+                217,
+            ),
+            (
+                ".34286.5..8..13..41.2.7..8...1...7.842.86...........4..4.69857......1............",
+                231,
+            ),
+        ] {
+            let p = crate::parse::parse_one(line, &Default::default()).unwrap();
+            assert_eq!(solutions(&p, &Options::default()).len(), all);
+            for cap in [1, 8] {
+                let want = by_enumeration(&p, cap);
+                let got = pool.install(|| {
+                    crate::solver::TRY_BUDGET.set(Some(5));
+                    let c = candidates(&p, &three, cap);
+                    crate::solver::TRY_BUDGET.set(None);
+                    c
+                });
+                assert!(got.complete());
+                assert_eq!(got.counts, want, "{line} cap {cap}");
+                assert!(got.searches > 1, "questions were asked");
             }
         }
     }

@@ -9,12 +9,19 @@ use std::ops::{AddAssign, ControlFlow};
 /// A search split across threads gives each piece of its tree a sink of its own: [`Sink::fork`]
 /// makes it from the sink passed to [`search`](crate::search), and [`Sink::join`] gives it back
 /// when the piece is done (or abandoned after a stop). Pieces are numbered in search order, and
-/// finish in any order; a sink that does not need grids may see them numbered in the order
-/// the workers took them (a count split as it goes, for puzzles with variant rules).
+/// finish in any order; a sink that does not need them in order ([`Sink::IN_ORDER`]) may see
+/// them numbered in the order the workers took them (a search split as it goes, for puzzles
+/// with variant rules).
 pub trait Sink {
     /// `false` lets the engine count solutions without materialising grids
     /// (it then calls [`Sink::count`] instead of [`Sink::solution`]).
     const NEEDS_GRID: bool;
+
+    /// Whether the pieces of a split search must be numbered in search order (so that the
+    /// sink can hand on their solutions in that order); `false` lets a search with variant
+    /// rules share its pieces among the workers as it goes, each searched from the conflict
+    /// scores learned before it. By default, where the sink needs grids.
+    const IN_ORDER: bool = Self::NEEDS_GRID;
 
     /// One solution: `grid` holds N² values, row-major, 1..=N.
     fn solution(&mut self, grid: &[u8]) -> ControlFlow<()>;

@@ -303,21 +303,34 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
     let back_sols: BTreeSet<Vec<u8>> = solutions(&back, &Options::default()).into_iter().collect();
     assert_eq!(back_sols, expected, "{text}");
     // True candidates, as `candidates` decides them and by questions alone or one sweep
-    // alone (the two ways its rounds mix).
+    // alone (the two ways its rounds mix); then on three workers, the sweeps split after a
+    // serial try of a few nodes (within their budgets) and the questions shared out.
     let cap = 3;
-    for budgets in [Budgets::DEFAULT, Budgets::QUESTIONS, Budgets::SWEEP] {
-        let c = candidates_with(puzzle, &Options::default(), cap, budgets);
-        assert!(c.complete());
+    let check = |c: &crate::Candidates, how: &str| {
+        assert!(c.complete(), "{puzzle:?} {rules:?} {how}");
         for cell in 0..shape.cells() {
             for d in 1..=shape.side() as u8 {
                 let k = expected.iter().filter(|g| g[cell] == d).count() as u64;
                 assert_eq!(
                     c.count(cell, d),
                     k.min(cap),
-                    "{puzzle:?} {rules:?} r{cell} d{d} {budgets:?}"
+                    "{puzzle:?} {rules:?} r{cell} d{d} {how}"
                 );
             }
         }
+    };
+    for budgets in [Budgets::DEFAULT, Budgets::QUESTIONS, Budgets::SWEEP] {
+        let c = candidates_with(puzzle, &Options::default(), cap, budgets);
+        check(&c, &format!("{budgets:?}"));
+    }
+    for budgets in [Budgets::DEFAULT, Budgets::SWEEP] {
+        let c = three_workers().install(|| {
+            crate::solver::TRY_BUDGET.set(Some(5));
+            let c = candidates_with(puzzle, &three, cap, budgets);
+            crate::solver::TRY_BUDGET.set(None);
+            c
+        });
+        check(&c, &format!("{budgets:?} on three workers"));
     }
 }
 

@@ -656,7 +656,11 @@ fn run_engine<E: Engine, S: Sink + Send>(
     if plan.is_some() {
         shared.share_tables();
     }
-    shared.set_node_budget(try_budget(shape, root.resumes(), plan.is_some(), shared));
+    // The caller's node budget (see `Shared::set_node_budget`) holds for the try and the
+    // split search together.
+    let budget = shared.node_budget();
+    let try_nodes = try_budget(shape, root.resumes(), plan.is_some(), shared).min(budget);
+    shared.set_node_budget(try_nodes);
     let (tried, grids, counted, rest) = if S::NEEDS_GRID {
         let mut collect = CollectSink::default();
         let (stats, rest) = try_serially(root, shared, &mut collect, None);
@@ -665,8 +669,8 @@ fn run_engine<E: Engine, S: Sink + Send>(
         let (stats, rest) = try_serially(root, shared, &mut CountSink, plan);
         (stats, Vec::new(), stats.solutions, rest)
     };
-    shared.set_node_budget(u64::MAX);
-    if shared.stopped() != Some(StopReason::Budget) {
+    shared.set_node_budget(budget);
+    if shared.stopped() != Some(StopReason::Budget) || try_nodes == budget {
         let mut flow = ControlFlow::Continue(());
         for g in &grids {
             flow = sink.solution(g);
@@ -684,6 +688,9 @@ fn run_engine<E: Engine, S: Sink + Send>(
     }
     shared.reset();
     shared.mark_split();
+    if budget != u64::MAX {
+        shared.set_node_budget(budget.saturating_sub(tried.nodes).max(1));
+    }
     // Many more pieces than workers: balance comes from the number of pieces, not from guessing
     // their size. Fewer for big boards, whose states are large, and where the try left the
     // rest of its tree (for sinks that want grids: count-only ones share the pieces as they
@@ -731,8 +738,8 @@ fn run_engine<E: Engine, S: Sink + Send>(
         .into_iter()
         .map(|(state, weight)| parallel::SubProblem { state, weight })
         .collect();
-    if !S::NEEDS_GRID && plan.is_none() {
-        // Counts only: the pieces' order does not matter, so they are shared as they go.
+    if !S::IN_ORDER && plan.is_none() {
+        // The pieces' order does not matter, so they are shared as they go.
         stats += parallel::run_sharing(pieces, options.threads, shared, sink);
         return stats;
     }
@@ -922,6 +929,58 @@ mod tests {
                 assert!(grids.iter().all(|g| p.is_solution(g)));
                 let distinct: std::collections::HashSet<_> = grids.iter().collect();
                 assert_eq!(distinct.len(), want);
+            }
+        });
+    }
+
+    /// A caller's node budget holds for a search split across threads, its serial try and its
+    /// workers together, whether the budget ends within the try or after it splits: the
+    /// search stops for the budget near it, with distinct valid solutions; a budget beyond the
+    /// tree changes nothing.
+    #[test]
+    fn a_split_search_keeps_its_callers_node_budget() {
+        let six = Shape::new(2, 3).unwrap();
+        let mut rules = crate::rules::Rules::new();
+        rules.push(crate::rules::Rule::AntiKing);
+        let anti_king = Puzzle::empty(six).with_rules(rules);
+        let mut first_row = Puzzle::empty(six);
+        for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+            first_row.set(i, v);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .stack_size(SEARCH_STACK)
+            .build()
+            .unwrap();
+        let three = Options {
+            threads: 3,
+            ..Options::default()
+        };
+        pool.install(|| {
+            for (p, all) in [(&anti_king, 74_160), (&first_row, 39_168)] {
+                for budget in [1_000, 20_000, 1 << 40] {
+                    let shared = three.shared();
+                    shared.set_node_budget(budget);
+                    let mut sink = CollectSink::default();
+                    let o = search_in(p, &three, &shared, &mut sink);
+                    if budget == 1 << 40 {
+                        assert!(o.complete());
+                        assert_eq!(sink.solutions.len(), all);
+                    } else {
+                        assert_eq!(
+                            o.stopped,
+                            Some(StopReason::Budget),
+                            "budget {budget} {all} {:?}",
+                            o.stats
+                        );
+                        let most = budget + 4 * u64::from(ctx::FLUSH_EVERY);
+                        assert!(o.stats.nodes <= most, "{} nodes", o.stats.nodes);
+                        assert!(sink.solutions.len() < all);
+                    }
+                    assert!(sink.solutions.iter().all(|g| p.is_solution(g)));
+                    let distinct: std::collections::HashSet<_> = sink.solutions.iter().collect();
+                    assert_eq!(distinct.len(), sink.solutions.len());
+                }
             }
         });
     }

@@ -109,9 +109,11 @@ pub fn run<E: Engine, S: Sink + Send>(
             let mut piece = lock().fork(i);
             {
                 // Once the search has stopped, remaining pieces are still claimed, so that each
-                // sink is handed back through `join`, but not searched.
+                // sink is handed back through `join`, but not searched. Pieces smaller than
+                // a flush of progress are searched whole: the budget and the deadline are
+                // looked at between them too.
                 let mut ctx = Ctx::new(&mut piece, shared).with_bands(plan);
-                if shared.stopped().is_none() {
+                if !shared.must_stop() {
                     let _ = subs[i].state.search(&mut ctx, subs[i].weight);
                 }
                 mine += ctx.stats;
@@ -124,13 +126,13 @@ pub fn run<E: Engine, S: Sink + Send>(
     total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Run the pieces of a count-only search whose engine keeps what it leaves when it stops
+/// Run the pieces of a search whose sink does not need them in order ([`Sink::IN_ORDER`]) and whose engine keeps what it leaves when it stops
 /// ([`Engine::search_resumable`]), sharing them as they go instead of cutting many small pieces
 /// up front: a worker that finds no piece waiting sets a flag, the first worker to flush its
 /// progress after that (every [`super::ctx::FLUSH_EVERY`] nodes) stops and puts what is left
 /// of its piece back, and everyone takes the heaviest of the pieces waiting, the one put back
 /// last. So the workers search few, large pieces, each from the conflict scores the searches
-/// before it learned. Pieces are numbered in the order they are taken (the sinks count only).
+/// before it learned. Pieces are numbered in the order they are taken.
 /// Returns the statistics summed over all workers.
 pub fn run_sharing<E: Engine, S: Sink + Send>(
     pieces: Vec<SubProblem<E>>,
@@ -138,7 +140,7 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
     shared: &Shared,
     sink: &mut S,
 ) -> Stats {
-    debug_assert!(!S::NEEDS_GRID);
+    debug_assert!(!S::IN_ORDER);
     struct Queue<E> {
         /// Pieces waiting, the heaviest (the one put back last) at the end.
         waiting: Vec<SubProblem<E>>,
@@ -178,7 +180,7 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
             let piece = {
                 let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                 loop {
-                    if shared.stopped().is_some() {
+                    if shared.must_stop() {
                         break None;
                     }
                     if let Some(p) = q.waiting.pop() {
@@ -228,7 +230,7 @@ pub fn run_sharing<E: Engine, S: Sink + Send>(
 
 /// Run `work` on `workers` workers of the current rayon pool (the global one, started here if
 /// need be), this thread among them, until every one returns.
-fn on_workers(workers: usize, work: impl Fn() + Sync) {
+pub(crate) fn on_workers(workers: usize, work: impl Fn() + Sync) {
     super::start_global_pool(workers);
     rayon::scope(|s| {
         for _ in 1..workers.max(1) {

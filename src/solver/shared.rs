@@ -181,6 +181,11 @@ impl<'a> Shared<'a> {
         self.node_budget.store(nodes, Relaxed);
     }
 
+    /// The node budget set last ([`Shared::set_node_budget`]).
+    pub fn node_budget(&self) -> u64 {
+        self.node_budget.load(Relaxed)
+    }
+
     /// Forget everything counted so far (limit reservations, progress, a budget stop), keeping
     /// the limit, cancel flag and deadline: for re-running a search from scratch.
     pub fn reset(&self) {
