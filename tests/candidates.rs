@@ -84,3 +84,44 @@ fn on_the_empty_9x9_every_candidate_reaches_the_cap() {
         "{number}"
     );
 }
+
+/// Many puzzles on three threads (answered in chunks in parallel) print what one thread
+/// prints, in input order; an unreadable record is reported by its line, and with `--strict`
+/// the run stops there with every answer before it printed.
+#[test]
+fn many_puzzles_on_three_threads_print_in_input_order() {
+    let text = std::fs::read_to_string(crate::util::puzzle_path("samples/top1465_200.txt"))
+        .expect("the sample");
+    let mut lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .enumerate()
+        // Every third puzzle with its first six givens taken out: many solutions.
+        .map(|(i, l)| match i % 3 {
+            0 => l.replacen(|c: char| c.is_ascii_digit(), ".", 6),
+            _ => l.to_string(),
+        })
+        .collect();
+    lines.insert(150, "12x4".to_string());
+    let input = lines.join("\n") + "\n";
+    let (code1, one, err1) = run(&["candidates", "-q", "-j", "1"], &input);
+    let (code3, three, err3) = run(&["candidates", "-q", "-j", "3"], &input);
+    assert_eq!(one, three);
+    assert_eq!((code1, code3), (2, 2));
+    assert!(err1.contains("<stdin>:151:"), "{err1}");
+    assert_eq!(err1, err3);
+    let sources: Vec<usize> = one
+        .lines()
+        .filter_map(|l| l.strip_prefix("# <stdin>:"))
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    let want: Vec<usize> = (1..=201).filter(|&l| l != 151).collect();
+    assert_eq!(sources, want);
+    assert!(one.contains("multiple") && one.contains("unique"));
+    let (code, strict, _) = run(&["candidates", "-q", "-j", "3", "--strict"], &input);
+    assert_eq!(code, 2);
+    let cut = one
+        .find("# <stdin>:152:")
+        .expect("the answer after the bad line");
+    assert_eq!(strict, one[..cut]);
+}
