@@ -126,14 +126,15 @@ pub fn run<E: Engine, S: Sink + Send>(
     total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Run the pieces of a search whose sink does not need them in order ([`Sink::IN_ORDER`]) and whose engine keeps what it leaves when it stops
-/// ([`Engine::search_resumable`]), sharing them as they go instead of cutting many small pieces
-/// up front: a worker that finds no piece waiting sets a flag, the first worker to flush its
-/// progress after that (every [`super::ctx::FLUSH_EVERY`] nodes) stops and puts what is left
-/// of its piece back, and everyone takes the heaviest of the pieces waiting, the one put back
-/// last. So the workers search few, large pieces, each from the conflict scores the searches
-/// before it learned. Pieces are numbered in the order they are taken.
-/// Returns the statistics summed over all workers.
+/// Run the pieces of a search whose sink does not need them in order ([`Sink::IN_ORDER`]) and
+/// whose engine keeps what it leaves when it stops ([`Engine::search_resumable`]), sharing them
+/// as they go instead of cutting many small pieces up front: a worker that finds no piece
+/// waiting sets a flag, the first worker to flush its progress after that (every
+/// [`super::ctx::FLUSH_EVERY`] nodes) stops and puts what is left of its piece back, and
+/// everyone takes the heaviest of the pieces waiting, the one put back last. So the workers
+/// search few, large pieces, each from the conflict scores the searches before it learned.
+/// Pieces are numbered in the order they are taken. Returns the statistics summed over all
+/// workers.
 pub fn run_sharing<E: Engine, S: Sink + Send>(
     pieces: Vec<SubProblem<E>>,
     workers: usize,
