@@ -125,3 +125,27 @@ fn many_puzzles_on_three_threads_print_in_input_order() {
         .expect("the answer after the bad line");
     assert_eq!(strict, one[..cut]);
 }
+
+/// With `--json`, an unreadable record gets its line in place (as `check --json` writes it),
+/// besides the message on stderr, and the exit code says so.
+#[test]
+fn json_reports_an_unreadable_record_in_place() {
+    let (code, out, err) = run(
+        &["candidates", "--json", "-q"],
+        "1234............\n12x4\n................\n",
+    );
+    assert_eq!(code, 2);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["verdict"], "error");
+    assert_eq!(lines[1]["source"], "<stdin>:2:3");
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("unexpected character 'x'"));
+    assert_eq!(lines[2]["source"], "<stdin>:3");
+    assert!(err.contains("<stdin>:2:3:"), "{err}");
+}

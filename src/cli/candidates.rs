@@ -2,7 +2,7 @@
 
 use super::config::Config;
 use super::input::{for_each_input, report_bad, InputErrors, Record};
-use super::report::millis;
+use super::report::{json_error, millis};
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
 use serde_json::json;
@@ -101,6 +101,12 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
                         failed += u64::from(!solved);
                     }
                     Answered::Bad(e) => {
+                        if cfg.json {
+                            // As `check --json`: a line for every record, readable or not.
+                            let source = format!("{name}:{}:{}", e.line, e.column);
+                            let error = json_error(&source, &e.kind.to_string());
+                            writeln!(out, "{error}")?;
+                        }
                         out.flush()?;
                         report_bad(name, &e);
                         bad += 1;
