@@ -246,7 +246,8 @@ const GROWTH: u64 = 4;
 /// trees to find few solutions or none (variants with a few hundred solutions whose wrong
 /// digits fail late: one such took 264 questions and 19 million nodes, and its sweep takes
 /// 379,000). As the budgets grow geometrically, neither costs more than a small factor over
-/// the better one. The budgeted searches run on one thread.
+/// the better one. Sweeps split across the caller's threads as any search does (within their
+/// budgets), and a round's questions are shared among the threads (see [`Rounds::ask`]).
 struct Rounds<'a> {
     puzzle: &'a Puzzle,
     options: &'a Options,

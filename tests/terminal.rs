@@ -255,3 +255,72 @@ fn a_lone_search_bar_is_cut_to_80_columns_and_erased() {
     assert_eq!(shown[0], format!("{file}:1: {count} solutions"));
     assert!(shown[1].starts_with("counted 1 puzzle in "), "{shown:#?}");
 }
+
+/// `candidates` on a terminal: the batch bar (puzzles answered, searches made) while it works,
+/// then every JSON line whole on the screen and the bar gone. Five variant puzzles of
+/// `puzzles/variants/candidates_bench.txt` that take 20–100 ms each in a release build (their
+/// lines fill 13–22 rows each).
+#[test]
+fn candidates_results_survive_the_bar_at_80_columns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bench = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles/variants/candidates_bench.txt"),
+    )
+    .expect("the candidates benchmark");
+    let puzzles: Vec<&str> = bench.lines().filter(|l| !l.starts_with('#')).collect();
+    let rounds = if cfg!(debug_assertions) { 1 } else { 2 };
+    let mut text = String::new();
+    for _ in 0..rounds {
+        for i in [4, 12, 15, 17, 60] {
+            text.push_str(puzzles[i]);
+            text.push('\n');
+        }
+    }
+    let path = dir.path().join("variants.txt");
+    std::fs::write(&path, text).expect("write");
+    let file = path.to_string_lossy().into_owned();
+    let args = ["candidates", "--json", "-j", "1", file.as_str()];
+    // The answers less their times, which differ from run to run.
+    let timeless = |line: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("{e}: not one JSON line on the screen: {line:?}"));
+        v.as_object_mut().expect("an object").remove("time_ms");
+        v
+    };
+    let expected = Command::new(env!("CARGO_BIN_EXE_sudoku-enum"))
+        .args(args)
+        .output()
+        .expect("runs");
+    let expected: Vec<serde_json::Value> = String::from_utf8_lossy(&expected.stdout)
+        .lines()
+        .map(timeless)
+        .collect();
+    let n = 5 * rounds;
+    assert_eq!(expected.len(), n, "one line a puzzle");
+
+    let (raw, code) = run_in_pty(&args);
+    assert_eq!(code, 0);
+    let raw = String::from_utf8_lossy(&raw);
+    let bars = check_bar_lines(&raw);
+    let first_bar = raw
+        .find(SPINNER)
+        .expect("the bar was never drawn on the pty");
+    let before_last = raw
+        .find(&format!("\"source\":\"{file}:{}\"", n - 1))
+        .expect("the second-to-last result is in the output");
+    assert!(
+        bars >= 3 && first_bar < before_last,
+        "the bar was not drawn while results were printed ({bars} draws): nothing was tested"
+    );
+    assert!(raw.contains(" searches"), "the batch bar was not shown");
+
+    let shown = screen(raw.as_bytes());
+    let (summary, lines) = shown.split_last().expect("a summary line");
+    let lines: Vec<serde_json::Value> = lines.iter().map(|l| timeless(l)).collect();
+    assert_eq!(lines, expected, "the screen lost or changed a result line");
+    assert!(
+        summary.starts_with(&format!("candidates of {n} puzzles in ")),
+        "the summary is the last line: {summary:?}"
+    );
+}

@@ -2,12 +2,15 @@
 
 use super::config::Config;
 use super::input::{for_each_input, report_bad, InputErrors, Record};
+use super::progress::{self, Batch, TermOut, Ticker};
 use super::report::{json_error, millis};
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
 use serde_json::json;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sudoku_enum::format::digit_char;
 use sudoku_enum::parse::{Alphabet, ParseError};
@@ -52,8 +55,11 @@ enum Answered {
 pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     let started = Instant::now();
     let options = cfg.options(None, None);
+    // After about a second on a terminal: puzzles answered and searches made so far.
+    let batch = Arc::new(Batch::default());
+    let ticker = Ticker::start(progress::enabled(cfg.quiet), Arc::clone(&batch), "search");
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut errors = InputErrors::default();
     let (mut puzzles, mut failed, mut bad) = (0u64, 0u64, 0u64);
     // Answered and printed (into memory) by the workers.
@@ -72,6 +78,10 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
                 write_text(&mut printed, &source, &c, alphabet)
             };
             debug_assert!(written.is_ok(), "writing to memory");
+            if ticker.is_running() {
+                batch.puzzles.fetch_add(1, Relaxed);
+                batch.solutions.fetch_add(c.searches, Relaxed);
+            }
             Answered::Puzzle {
                 printed,
                 solved: c.complete() && c.solvable(),
@@ -127,6 +137,7 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
         }
     })?;
     out.flush()?;
+    ticker.finish();
     if !cfg.quiet {
         eprintln!(
             "candidates of {puzzles} puzzle{} in {:.3} s",

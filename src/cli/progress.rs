@@ -339,9 +339,13 @@ impl Drop for Ticker {
     }
 }
 
-/// `1 puzzle`, `1,234 puzzles`: a count with thousands separators and its noun.
+/// `1 puzzle`, `1,234 puzzles`, `2 searches`: a count with thousands separators and its noun.
 fn counted(n: u64, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
+    let s = match (n, noun.ends_with("ch")) {
+        (1, _) => "",
+        (_, true) => "es",
+        (_, false) => "s",
+    };
     format!("{} {noun}{s}", HumanCount(n))
 }
 
@@ -472,6 +476,15 @@ impl Drop for Bar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_with_their_nouns() {
+        assert_eq!(counted(1, "puzzle"), "1 puzzle");
+        assert_eq!(counted(1_234, "puzzle"), "1,234 puzzles");
+        assert_eq!(counted(1, "search"), "1 search");
+        assert_eq!(counted(0, "search"), "0 searches");
+        assert_eq!(counted(2, "solution"), "2 solutions");
+    }
 
     #[test]
     fn no_eta_before_there_is_one() {
