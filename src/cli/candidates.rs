@@ -148,12 +148,12 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     Ok(exit_for(bad + errors.io + errors.empty > 0, failed > 0))
 }
 
-/// The verdict word: `unique`, `multiple`, `unsolvable`, `invalid`, `unknown`.
 /// Digit `d` in the output alphabet (the standard one where that has no single character).
 fn symbol(alphabet: Alphabet, shape: sudoku_enum::Shape, d: u8) -> char {
     alphabet.symbol(d).unwrap_or_else(|| digit_char(shape, d))
 }
 
+/// The verdict word: `unique`, `multiple`, `unsolvable`, `invalid`, `unknown`.
 fn verdict(c: &Candidates) -> &'static str {
     if c.conflict.is_some() {
         "invalid"
