@@ -152,6 +152,16 @@ struct Sweep<'a> {
     last: Cell<usize>,
 }
 
+impl<'a> Sweep<'a> {
+    fn new(tally: &'a Mutex<Tally>) -> Sweep<'a> {
+        Sweep {
+            tally,
+            full: lock(tally).full.clone(),
+            last: Cell::new(0),
+        }
+    }
+}
+
 impl Sink for Sweep<'_> {
     const NEEDS_GRID: bool = true;
     const IN_ORDER: bool = false;
@@ -166,11 +176,7 @@ impl Sink for Sweep<'_> {
     }
 
     fn fork(&self, _piece: usize) -> Self {
-        Sweep {
-            tally: self.tally,
-            full: lock(self.tally).full.clone(),
-            last: Cell::new(0),
-        }
+        Sweep::new(self.tally)
     }
 
     fn join(&mut self, _piece: usize, _part: Self) {}
@@ -200,6 +206,11 @@ impl Sink for Sweep<'_> {
 /// Lock `m`, whether or not a worker panicked while it held it.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What `m` holds, whether or not a worker panicked while it held it.
+fn take<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The node budgets of [`Rounds`]: the first sweep's, as a multiple of the nodes the first
@@ -285,15 +296,9 @@ impl Rounds<'_> {
     /// caller's deadline or cancel handle stopped the work first. `first` is the nodes the
     /// first search took to find `cap` solutions.
     fn decide(&mut self, mut open: Vec<(usize, usize)>, first: u64) -> Result<(), StopReason> {
-        // Questions with a budget run on one thread each, shared among the threads (see
-        // `ask`); without one, on the caller's threads each.
+        // The threads of each question are `ask`'s to choose.
         let question = Options {
             limit: Some(lock(self.tally).cap),
-            threads: if self.budgets.question_first == u64::MAX {
-                self.options.threads
-            } else {
-                1
-            },
             timeout: None,
             ..self.options.clone()
         };
@@ -314,11 +319,7 @@ impl Rounds<'_> {
         let mut budget = self.budgets.question_first;
         loop {
             if sweeps {
-                let mut sink = Sweep {
-                    tally: self.tally,
-                    full: lock(self.tally).full.clone(),
-                    last: Cell::new(0),
-                };
+                let mut sink = Sweep::new(self.tally);
                 match self.run(self.puzzle, &sweep, sweep_budget, &mut sink) {
                     Ended::Done => return Ok(()),
                     Ended::Budget => {}
@@ -339,11 +340,10 @@ impl Rounds<'_> {
 
     /// Ask about every candidate of `open` not seen `cap` times yet, each with `budget` nodes
     /// (see [`question`]); the ones whose questions ran out of it are returned, in `open`'s
-    /// order. Questions on one thread each (`options`) are shared among the caller's threads,
-    /// each worker taking the next one in turn (a question's solutions spare the others theirs
-    /// as soon as they are counted). Where fewer are left than threads (the last rounds' hard
-    /// questions), or `options` splits them already, they are asked one after the other, each
-    /// split across the threads.
+    /// order. Budgeted questions are shared among the caller's threads, each worker taking
+    /// the next one in turn on one thread (a question's solutions spare the others theirs as
+    /// soon as they are counted). Questions without a budget, or fewer than threads (the last
+    /// rounds' hard ones), are asked one after the other, each split across the threads.
     fn ask(
         &mut self,
         open: &[(usize, usize)],
@@ -359,43 +359,36 @@ impl Rounds<'_> {
                 .filter(|&(cell, d)| !t.saturated(cell, d))
                 .collect()
         };
-        let mut asked = Asked::default();
-        if options.threads > 1 || threads == 1 || asking.len() < threads {
-            // Fewer questions than threads: each split across them in turn.
-            let split = Options {
-                threads,
-                ..options.clone()
-            };
-            for &at in &asking {
-                if let Some(q) = question(puzzle, tally, at, &split, budget) {
-                    asked.note(at, q);
-                    if asked.stopped.is_some() {
-                        break;
+        let serial = budget == u64::MAX || threads == 1 || asking.len() < threads;
+        let each = Options {
+            threads: if serial { threads } else { 1 },
+            ..options.clone()
+        };
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let all = Mutex::new(Asked::default());
+        let work = || {
+            let mut mine = Asked::default();
+            while !stop.load(Relaxed) {
+                let Some(&at) = asking.get(next.fetch_add(1, Relaxed)) else {
+                    break;
+                };
+                if let Some(q) = question(puzzle, tally, at, &each, budget) {
+                    mine.note(at, q);
+                    if mine.stopped.is_some() {
+                        stop.store(true, Relaxed);
                     }
                 }
             }
+            lock(&all).merge(mine);
+        };
+        if serial {
+            work();
         } else {
-            let next = AtomicUsize::new(0);
-            let stop = AtomicBool::new(false);
-            let all = Mutex::new(Asked::default());
-            on_workers(threads, || {
-                let mut mine = Asked::default();
-                while !stop.load(Relaxed) {
-                    let Some(&at) = asking.get(next.fetch_add(1, Relaxed)) else {
-                        break;
-                    };
-                    if let Some(q) = question(puzzle, tally, at, options, budget) {
-                        mine.note(at, q);
-                        if mine.stopped.is_some() {
-                            stop.store(true, Relaxed);
-                        }
-                    }
-                }
-                lock(&all).merge(mine);
-            });
-            asked = all.into_inner().unwrap_or_else(|e| e.into_inner());
-            asked.left.sort_unstable();
+            on_workers(threads, work);
         }
+        let mut asked = take(all);
+        asked.left.sort_unstable();
         self.result.searches += asked.searches;
         self.result.stats += asked.stats;
         match asked.stopped {
@@ -585,7 +578,7 @@ pub(crate) fn candidates_with(
         if let Err(reason) = decided {
             result.stopped = Some(reason);
         }
-        result.counts = tally.into_inner().unwrap_or_else(|e| e.into_inner()).counts;
+        result.counts = take(tally).counts;
         return result;
     }
     result.counts = tally.counts;
@@ -654,11 +647,7 @@ mod tests {
     /// to its end: the same counts as enumeration. 217 and 231 solutions (multi_truth_dev).
     #[test]
     fn agree_with_enumeration_on_three_workers() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .stack_size(crate::SEARCH_STACK)
-            .build()
-            .unwrap();
+        let pool = crate::solver::test_pool(3);
         let three = Options {
             threads: 3,
             ..Options::default()
