@@ -5,8 +5,8 @@
 
 use super::config::Config;
 use super::estimate::LongWatch;
-use super::input::{for_each_input, InputErrors, Record, Records};
-use super::progress::{self, note, Batch, TermOut, Ticker};
+use super::input::{for_each_input, report_bad_in, InputErrors, Record, Records};
+use super::progress::{self, Batch, TermOut, Ticker};
 use super::report::{self, Answer, Job, Source, Summary};
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
@@ -222,13 +222,7 @@ impl<W: Write> Printer<'_, W> {
             }
             Err(e) => {
                 self.summary.unreadable += 1;
-                let source = format!("{name}:{}:{}", e.line, e.column);
-                let msg = e.kind.to_string();
-                if cfg.json {
-                    writeln!(self.out, "{}", report::json_error(&source, &msg))?;
-                }
-                self.out.flush()?;
-                note(format_args!("sudoku-enum: {source}: {msg}"));
+                report_bad_in(&mut self.out, name, e, cfg.json)?;
                 if cfg.strict {
                     self.stopped_strict = true;
                     return Ok(ControlFlow::Break(()));

@@ -1,9 +1,9 @@
 //! `candidates`: the true candidates of every puzzle, as a pencil-mark grid or JSON Lines.
 
 use super::config::Config;
-use super::input::{for_each_input, report_bad, InputErrors, Record};
+use super::input::{for_each_input, report_bad_in, InputErrors, Record};
 use super::progress::{self, Batch, TermOut, Ticker};
-use super::report::{json_error, millis};
+use super::report::millis;
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
 use serde_json::json;
@@ -111,14 +111,8 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
                         failed += u64::from(!solved);
                     }
                     Answered::Bad(e) => {
-                        if cfg.json {
-                            // As `check --json`: a line for every record, readable or not.
-                            let source = format!("{name}:{}:{}", e.line, e.column);
-                            let error = json_error(&source, &e.kind.to_string());
-                            writeln!(out, "{error}")?;
-                        }
-                        out.flush()?;
-                        report_bad(name, &e);
+                        // As `check --json`: a line for every record, readable or not.
+                        report_bad_in(&mut out, name, &e, cfg.json)?;
                         bad += 1;
                         if cfg.strict {
                             return Ok(ControlFlow::Break(()));

@@ -2,7 +2,7 @@
 //! read errors and "no puzzle found" reported the same way by every subcommand.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use sudoku_enum::parse::{
@@ -11,6 +11,7 @@ use sudoku_enum::parse::{
 use sudoku_enum::Puzzle;
 
 use super::progress::note;
+use super::report::json_error;
 use super::status::{Fatal, CANCEL};
 
 /// Name of an input for messages: the path, or `<stdin>`.
@@ -142,6 +143,24 @@ pub fn report_bad(name: &str, e: &ParseError) {
         "sudoku-enum: {name}:{}:{}: {}",
         e.line, e.column, e.kind
     ));
+}
+
+/// Report an unreadable record of input `name` in the output `out` too: with `json`, a JSON
+/// error line in its place (`check --json`, `candidates --json`); `out` is flushed before
+/// the message goes to stderr, so that the two show in order on one terminal.
+pub fn report_bad_in<W: Write>(
+    out: &mut W,
+    name: &str,
+    e: &ParseError,
+    json: bool,
+) -> io::Result<()> {
+    if json {
+        let source = format!("{name}:{}:{}", e.line, e.column);
+        writeln!(out, "{}", json_error(&source, &e.kind.to_string()))?;
+    }
+    out.flush()?;
+    report_bad(name, e);
+    Ok(())
 }
 
 /// Every puzzle of the inputs in turn, as `each(source, puzzle)` with `source` = `FILE:LINE`,
