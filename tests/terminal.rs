@@ -172,6 +172,23 @@ fn check_bar_lines(raw: &str) -> usize {
     bars
 }
 
+/// The bar's lines fit the terminal ([`check_bar_lines`]), and it was on screen while results
+/// were printed: drawn three times or more, first before `late` (the second-to-last result)
+/// was written. A test proves something only if so.
+fn check_bar_during_results(raw: &str, late: &str) {
+    let bars = check_bar_lines(raw);
+    let first_bar = raw
+        .find(SPINNER)
+        .expect("the bar was never drawn on the pty");
+    let before_last = raw
+        .find(late)
+        .expect("the second-to-last result is in the output");
+    assert!(
+        bars >= 3 && first_bar < before_last,
+        "the bar was not drawn while results were printed ({bars} draws): nothing was tested"
+    );
+}
+
 #[test]
 fn batch_results_survive_the_bar_at_80_columns() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -192,19 +209,7 @@ fn batch_results_survive_the_bar_at_80_columns() {
     let (raw, code) = run_in_pty(&args);
     assert_eq!(code, 0);
     let raw = String::from_utf8_lossy(&raw);
-    let bars = check_bar_lines(&raw);
-    // The test proves something only if the bar was on screen while results were printed:
-    // bar lines before the last results.
-    let first_bar = raw
-        .find(SPINNER)
-        .expect("the bar was never drawn on the pty");
-    let before_last = raw
-        .find(expected[n - 2].as_str())
-        .expect("the second-to-last result is in the output");
-    assert!(
-        bars >= 3 && first_bar < before_last,
-        "the bar was not drawn while results were printed ({bars} draws): nothing was tested"
-    );
+    check_bar_during_results(&raw, &expected[n - 2]);
 
     let shown = screen(raw.as_bytes());
     assert_eq!(
@@ -302,17 +307,7 @@ fn candidates_results_survive_the_bar_at_80_columns() {
     let (raw, code) = run_in_pty(&args);
     assert_eq!(code, 0);
     let raw = String::from_utf8_lossy(&raw);
-    let bars = check_bar_lines(&raw);
-    let first_bar = raw
-        .find(SPINNER)
-        .expect("the bar was never drawn on the pty");
-    let before_last = raw
-        .find(&format!("\"source\":\"{file}:{}\"", n - 1))
-        .expect("the second-to-last result is in the output");
-    assert!(
-        bars >= 3 && first_bar < before_last,
-        "the bar was not drawn while results were printed ({bars} draws): nothing was tested"
-    );
+    check_bar_during_results(&raw, &format!("\"source\":\"{file}:{}\"", n - 1));
     assert!(raw.contains(" searches"), "the batch bar was not shown");
 
     let shown = screen(raw.as_bytes());

@@ -337,13 +337,7 @@ fn agree(puzzle: &Puzzle, enumerate_all: bool) {
 /// A pool of three workers, for the split searches of [`agree`].
 fn three_workers() -> &'static rayon::ThreadPool {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .stack_size(crate::SEARCH_STACK)
-            .build()
-            .expect("a pool of three threads")
-    })
+    POOL.get_or_init(|| crate::solver::test_pool(3))
 }
 
 fn random_sets(r: usize, c: usize, cases: usize, givens: usize, seed: u64) {

@@ -203,6 +203,16 @@ fn try_budget(shape: Shape, resumes: bool, bands: bool, _shared: &Shared) -> u64
     }
 }
 
+/// Tests: a pool of `threads` workers with the stack a search needs ([`SEARCH_STACK`]).
+#[cfg(test)]
+pub(crate) fn test_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(SEARCH_STACK)
+        .build()
+        .expect("a pool of test threads")
+}
+
 #[cfg(test)]
 thread_local! {
     /// A serial try of this many nodes for the searches started on this thread (tests: small
@@ -874,11 +884,7 @@ mod tests {
         }
         let serial = count(&p2, &Options::default());
         assert_eq!(serial.solutions, 39_168);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .stack_size(SEARCH_STACK)
-            .build()
-            .unwrap();
+        let pool = test_pool(3);
         let par = pool.install(|| {
             count(
                 &p2,
@@ -905,11 +911,7 @@ mod tests {
         let serial = count(&p, &Options::default());
         assert_eq!((serial.solutions, serial.complete()), (ALL, true));
         assert!(serial.stats.nodes > serial_budget(p.shape(), true));
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .stack_size(SEARCH_STACK)
-            .build()
-            .unwrap();
+        let pool = test_pool(3);
         let on_three = |limit: Option<u64>| Options {
             threads: 3,
             limit,
@@ -947,11 +949,7 @@ mod tests {
         for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
             first_row.set(i, v);
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .stack_size(SEARCH_STACK)
-            .build()
-            .unwrap();
+        let pool = test_pool(3);
         let three = Options {
             threads: 3,
             ..Options::default()
@@ -1005,11 +1003,7 @@ mod tests {
         rules.push(crate::rules::Rule::AntiKing);
         let anti_king = Puzzle::empty(six).with_rules(rules);
         let plain = Puzzle::empty(six);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .stack_size(SEARCH_STACK)
-            .build()
-            .unwrap();
+        let pool = test_pool(2);
         const LIMIT: u64 = 10_000;
         for (p, splits) in [(&anti_king, true), (&plain, false)] {
             // Serially, between the two tries' sizes.

@@ -279,11 +279,7 @@ mod tests {
                 state: root.clone(),
                 weight: 1.0,
             }];
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .stack_size(crate::SEARCH_STACK)
-                .build()
-                .unwrap();
+            let pool = crate::solver::test_pool(workers);
             let stats = pool.install(|| run_sharing(pieces, workers, &shared, &mut CountSink));
             let want = limit.map_or(74_160, u128::from);
             assert_eq!(stats.solutions, want, "{workers} workers, limit {limit:?}");
