@@ -79,6 +79,29 @@ fn split_parts_carry_the_rules() {
     assert!(out.starts_with("total: 32 solutions"), "{out}");
 }
 
+/// Found by an adversarial review: rules that were read wrong. Every `Jigsaw` holds (the
+/// earlier ones were dropped: 6 solutions instead of ISS's none); two givens for one cell are
+/// unsolvable, not unreadable; 16×16 sandwich rows are decimal (`R10`), as `split` writes them.
+#[test]
+fn constraint_strings_read_as_iss_reads_them() {
+    let jigsaws = ".Shape~4x4.Jigsaw~1111000320332223.Jigsaw~0333022301220111.NoBoxes\
+                   .Jigsaw~2222113310031003.NoBoxes.~R3C4_4~R2C2_3";
+    let (code, out, _) = run(&["count", "-q"], jigsaws);
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "<stdin>:1: 0 solutions (unsolvable)\n")
+    );
+    let (code, out, _) = run(&["count", "-q"], ".Shape~4x4.~R1C1_1.~R1C1_2");
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "<stdin>:1: 0 solutions (unsolvable)\n")
+    );
+    let sandwich = ".Shape~16x16.Sandwich~0~R10.Sandwich~0~C16";
+    let (code, out, err) = run(&["count", "-q", "--limit", "3"], sandwich);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "<stdin>:1: at least 3 solutions (limit reached)\n");
+}
+
 #[test]
 fn unsupported_types_are_named() {
     let (code, out, err) = run(&["check", "-q"], ".Skyscraper~R1~3.~R1C1_1");

@@ -233,7 +233,7 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
         shape,
         cells: vec![0; shape.cells()],
         rules,
-        jigsaw: None,
+        jigsaw: Vec::new(),
     };
     for &(at, item) in &items {
         let mut parts: Vec<&str> = item.split('~').map(str::trim).collect();
@@ -247,9 +247,9 @@ struct Builder {
     shape: Shape,
     cells: Vec<u8>,
     rules: Rules,
-    /// The `Jigsaw` layout: extra regions beside the boxes, or replacing them with `NoBoxes`
-    /// (as ISS reads it).
-    jigsaw: Option<Vec<u8>>,
+    /// The `Jigsaw` layouts, in order: extra regions beside the boxes, or (the first) replacing
+    /// them with `NoBoxes` (as ISS reads them).
+    jigsaw: Vec<Vec<u8>>,
 }
 
 impl Builder {
@@ -335,9 +335,12 @@ impl Builder {
                         0 => return Err(format!("no value in {v:?}")),
                         1 => {
                             let d = mask.trailing_zeros() as u8 + 1;
-                            if self.cells[cell] != 0 && self.cells[cell] != d {
-                                // Two givens for one cell intersect to nothing.
-                                push(self, Rule::Only { cell, digits: 0 });
+                            let before = self.cells[cell];
+                            if before != 0 && before != d {
+                                // Two givens for one cell: the cell holds both, which it
+                                // cannot (unsolvable, not an error).
+                                let digits = 1 << (before - 1);
+                                push(self, Rule::Only { cell, digits });
                             }
                             self.cells[cell] = d;
                         }
@@ -370,7 +373,7 @@ impl Builder {
                 if ids.len() != n {
                     return Err(format!("Jigsaw: {} regions, expected {n}", ids.len()));
                 }
-                self.jigsaw = Some(regions);
+                self.jigsaw.push(regions);
             }
             "Diagonal" => push(
                 self,
@@ -545,9 +548,11 @@ impl Builder {
                     return Err("Sandwich: expected a sum and a row or column (R1, C1)".into());
                 };
                 let sum = Self::number(sum, "sandwich sum")?;
+                // Rows and columns in decimal, as ISS names them (`R12` on 16×16).
                 let index = |s: &str| {
                     s.get(1..)
-                        .and_then(|d| usize::from_str_radix(d, 17).ok())
+                        .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|d| d.parse::<usize>().ok())
                         .filter(|&i| (1..=n).contains(&i))
                         .map(|i| i - 1)
                         .ok_or(format!("Sandwich: cannot read row or column {line:?}"))
@@ -605,14 +610,18 @@ impl Builder {
     }
 
     fn finish(mut self) -> Result<Puzzle, String> {
-        if let Some(layout) = self.jigsaw.take() {
-            if self.rules.no_boxes() {
-                self.rules.set_regions(layout);
-            } else {
-                for r in 0..self.shape.side() as u8 {
-                    let cells = (0..layout.len()).filter(|&c| layout[c] == r).collect();
-                    self.rules.push(Rule::AllDifferent(cells));
-                }
+        // Every layout holds (ISS makes each one's pieces houses): the first replaces the
+        // boxes where they are dropped, the others' regions are extra ones.
+        let mut layouts = std::mem::take(&mut self.jigsaw).into_iter();
+        if self.rules.no_boxes() {
+            if let Some(first) = layouts.next() {
+                self.rules.set_regions(first);
+            }
+        }
+        for layout in layouts {
+            for r in 0..self.shape.side() as u8 {
+                let cells = (0..layout.len()).filter(|&c| layout[c] == r).collect();
+                self.rules.push(Rule::AllDifferent(cells));
             }
         }
         self.rules.validate(self.shape)?;
@@ -785,6 +794,64 @@ mod tests {
         assert_eq!(rules.rules()[3], Rule::AllDifferent(vec![9, 10, 11, 15]));
         let p = parse_constraints(&format!(".Shape~4x4.NoBoxes.Jigsaw~{layout}"), None).unwrap();
         assert_eq!(p.rules().unwrap().regions().unwrap()[..4], [0, 0, 1, 1]);
+    }
+
+    /// Every `Jigsaw` holds, not only the last: the first replaces the boxes under `NoBoxes`,
+    /// the others' regions are extra houses (ISS: each layout's pieces are houses).
+    #[test]
+    fn every_jigsaw_holds() {
+        let (a, b) = ("1111000320332223", "0333022301220111");
+        let text = format!(".Shape~4x4.Jigsaw~{a}.NoBoxes.Jigsaw~{b}");
+        let p = parse_constraints(&text, None).unwrap();
+        let rules = p.rules().unwrap();
+        assert_eq!(rules.regions().unwrap()[..4], [0, 0, 0, 0]);
+        assert!(rules
+            .rules()
+            .contains(&Rule::AllDifferent(vec![0, 4, 8, 12])));
+        let p = parse_constraints(&format!(".Shape~4x4.Jigsaw~{a}.Jigsaw~{b}"), None).unwrap();
+        let rules = p.rules().unwrap();
+        assert!(rules.regions().is_none());
+        assert_eq!(rules.rules().len(), 8);
+    }
+
+    /// Two different givens for one cell: unsolvable (no solution has both), not an error.
+    #[test]
+    fn two_givens_for_one_cell_are_unsolvable() {
+        let p = parse_constraints(".Shape~4x4.~R1C1_1.~R1C1_2", None).unwrap();
+        assert!(p
+            .rules()
+            .unwrap()
+            .rules()
+            .contains(&Rule::Only { cell: 0, digits: 1 }));
+        assert_eq!(p.cells()[0], 2);
+        // The same given twice is one given.
+        let p = parse_constraints(".Shape~4x4.~R1C1_1.~R1C1_1", None).unwrap();
+        assert!(p.rules().is_none_or(|r| r.rules().is_empty()));
+    }
+
+    /// Sandwich rows and columns are decimal, as ISS and `split` write them (`R12` on 16×16).
+    #[test]
+    fn sandwich_lines_are_decimal() {
+        let p = parse_constraints(".Shape~16x16.Sandwich~0~R12.Sandwich~5~C16", None).unwrap();
+        let rules = p.rules().unwrap().rules();
+        assert_eq!(
+            rules[0],
+            Rule::Sandwich {
+                line: Line::Row(11),
+                sum: 0
+            }
+        );
+        assert_eq!(
+            rules[1],
+            Rule::Sandwich {
+                line: Line::Col(15),
+                sum: 5
+            }
+        );
+        for bad in ["Ra", "R17", "R0", "R+1", "R"] {
+            let text = format!(".Shape~16x16.Sandwich~0~{bad}");
+            assert!(parse_constraints(&text, None).is_err(), "{bad}");
+        }
     }
 
     #[test]
