@@ -102,6 +102,16 @@ fn constraint_strings_read_as_iss_reads_them() {
     assert_eq!(out, "<stdin>:1: at least 3 solutions (limit reached)\n");
 }
 
+/// What `--json` writes reads back: the puzzle member of each line is the variant itself.
+#[test]
+fn json_output_reads_back() {
+    let (code, out, err) = run(&["count", "-q", "--json"], &format!("{SIX}\n{AKAK}\n"));
+    assert_eq!(code, 0, "{err}");
+    let (code, again, err) = run(&["count", "-q"], &out);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again, "<stdin>:1: 32 solutions\n<stdin>:2: 1 solution\n");
+}
+
 #[test]
 fn unsupported_types_are_named() {
     let (code, out, err) = run(&["check", "-q"], ".Skyscraper~R1~3.~R1C1_1");

@@ -123,9 +123,15 @@ pub(super) fn is_puzzle_name(name: &[u8]) -> bool {
     PUZZLE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
-/// A field that is a whole one-line puzzle.
+/// A field that is a whole one-line puzzle: a grid, or a variant's constraint string or link.
 pub(super) fn holds_puzzle(field: &[u8], shape: Option<Shape>) -> bool {
-    !field.is_empty() && run_len(field, 0) == field.len() && is_board_len(field.len(), shape)
+    let grid =
+        !field.is_empty() && run_len(field, 0) == field.len() && is_board_len(field.len(), shape);
+    grid || super::iss::is_constraint_string(field)
+        || std::str::from_utf8(field)
+            .ok()
+            .and_then(super::fpuzzles::link_payload)
+            .is_some_and(|payload| payload.is_ok())
 }
 
 /// A table being read.

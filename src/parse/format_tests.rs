@@ -520,3 +520,43 @@ fn seven_hundred_twenty_nine_cells_are_a_27x27_board_by_content_or_shape() {
     assert_eq!((p.shape(), p.rules().is_none()), (n27, true));
     assert_eq!(p.to_line(), open);
 }
+
+/// Variant puzzles in tables: JSON as `--json` writes them (the `puzzle` member), arrays of
+/// strings, CSV columns, links in a column; each read as the same line alone is.
+#[test]
+fn tables_hold_variant_puzzles() {
+    let six = ".Shape~6x6.AntiKnight.Cage~7~R1C1~R1C2.Thermo~R2C1~R2C2~R2C3.~R6C6_1";
+    let alone = read(six, ParseOptions::default());
+    let want = alone[0].as_ref().unwrap().1.clone();
+    let rules = |text: &str| -> Vec<String> {
+        Reader::new(text.as_bytes(), ParseOptions::default())
+            .map(|r| {
+                let p = r.unwrap().puzzle;
+                format!(
+                    "{} {:?}",
+                    p.to_line(),
+                    p.rules().map(|r| r.rules().to_vec())
+                )
+            })
+            .collect()
+    };
+    let expected = rules(six);
+    for text in [
+        format!("{{\"puzzle\":\"{six}\",\"solutions\":32}}\n"),
+        format!("[\"{six}\", \"{six}\"]\n"),
+        format!("id,puzzle\n1,{six}\n2,{six}\n"),
+        format!("puzzle\tcount\n{six}\t32\n"),
+    ] {
+        let got = read(&text, ParseOptions::default());
+        assert!(!got.is_empty(), "{text}");
+        for r in &got {
+            assert_eq!(r.as_ref().map(|r| &r.1), Ok(&want), "{text}");
+        }
+        assert!(rules(&text).iter().all(|r| *r == expected[0]), "{text}");
+    }
+    // A grid and a variant in one CSV column.
+    let grid = "1...............";
+    let got = read(&format!("puzzle\n{grid}\n{six}\n"), ParseOptions::default());
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].as_ref().unwrap().1, grid);
+}

@@ -44,8 +44,26 @@ const MAX_JSON: usize = 16 << 20;
 
 /// The compressed f-puzzles JSON of a link, if `line` is one: after `?load=` (f-puzzles) or
 /// `fpuzzles` (SudokuPad, Cracking the Cryptic), up to the next `&`, `#` or blank, with `%XX`
-/// escapes decoded. `Some(Err)` for a puzzle link this reader cannot follow.
+/// escapes decoded. `Some(Err)` for a puzzle link this reader cannot follow. The link is the
+/// line's first word, or a later word that is a web address (`Puzzle 3: https://…`): a grid
+/// followed by a note that names f-puzzles is not a link.
 pub(crate) fn link_payload(line: &str) -> Option<Result<String, String>> {
+    let lower = |w: &str| w.to_ascii_lowercase();
+    let is_link = |w: &str| {
+        let l = lower(w);
+        l.contains("?load=") || l.contains("fpuzzles") || l.starts_with("http")
+    };
+    let is_address = |w: &str| {
+        let l = lower(w);
+        l.contains("://") || l.starts_with("www.")
+    };
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let line = if is_link(first) {
+        first
+    } else {
+        words.find(|&w| is_address(w) && is_link(w))?
+    };
     let lower = line.to_ascii_lowercase();
     let start = if let Some(i) = lower.find("?load=") {
         i + "?load=".len()
@@ -817,6 +835,13 @@ mod tests {
             "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
         )
         .is_none());
+        // A note after a grid that names f-puzzles is not a link; a web address after a name is.
+        let grid =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        assert!(link_payload(&format!("{grid} exported-from-fpuzzles")).is_none());
+        assert!(link_payload(&format!("{grid} see ?load=abc")).is_none());
+        let named = format!("Puzzle 3: {sudokupad}");
+        assert_eq!(link_payload(&named).unwrap().unwrap(), payload);
         assert_eq!(percent_decode("N4Ig%2Bx%3D").unwrap(), "N4Ig+x=");
     }
 }

@@ -125,12 +125,41 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
         // `.~R1C1_5` (givens), or an empty item before the next (`..Cage~…`).
         return next == Some(b'~') || (next == Some(b'.') && is_constraint_string(&line[1..]));
     }
-    matches!(next, None | Some(b'.' | b'~' | b' ' | b'\t'))
+    let typed = matches!(next, None | Some(b'.' | b'~' | b' ' | b'\t'))
         && ISS_TYPES
             .iter()
             .chain(OWN_TYPES)
-            .any(|t| t.as_bytes() == word)
+            .any(|t| t.as_bytes() == word);
+    // Without a `~` no type has its arguments: every type named must take none. Else the line
+    // is a grid that happens to start with `.` and a type's name (`.X....` on 25×25).
+    typed
+        && (line.contains(&b'~')
+            || line[1..]
+                .split(|&b| b == b'.')
+                .map(|item| item.split(u8::is_ascii_whitespace).next().unwrap_or(item))
+                .all(|item| item.is_empty() || NO_ARGUMENTS.iter().any(|t| t.as_bytes() == item)))
 }
+
+/// The types that take no arguments (a constraint string without `~` names only these).
+const NO_ARGUMENTS: &[&str] = &[
+    "NoBoxes",
+    "StrictKropki",
+    "StrictXV",
+    "Windoku",
+    "DisjointSets",
+    "AntiKnight",
+    "Doppelganger",
+    "AntiKing",
+    "AntiTaxicab",
+    "AntiConsecutive",
+    "GlobalEntropy",
+    "GlobalMod",
+    "FullRankTies",
+    "DutchFlatmates",
+    "NonConsecutive",
+    "NegativeDifference",
+    "NegativeRatio",
+];
 
 /// Is this line ISS's short killer layout (81 characters of sums and arrows)?
 pub(crate) fn is_short_killer(line: &[u8]) -> bool {
@@ -738,6 +767,15 @@ mod tests {
             b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
         ));
         assert!(!is_constraint_string(b".AB.C"));
+        // Types without arguments need no `~`; a type that takes some does.
+        assert!(is_constraint_string(b".AntiKnight.AntiKing"));
+        assert!(is_constraint_string(b".Windoku."));
+        assert!(is_constraint_string(b".AntiKing.Windoku ."));
+        // A grid of a 25×25 board that starts with `.X`, `.V.`: not constraint strings.
+        let grid = format!(".X{}", ".".repeat(623));
+        assert!(!is_constraint_string(grid.as_bytes()));
+        let grid = format!(".V.A{}", ".".repeat(621));
+        assert!(!is_constraint_string(grid.as_bytes()));
     }
 
     #[test]

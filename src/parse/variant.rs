@@ -68,17 +68,28 @@ impl<R: BufRead> Reader<R> {
     /// A variant puzzle on one line (an ISS constraint string, an ISS killer layout, an
     /// f-puzzles or SudokuPad link), if this line is one.
     pub(super) fn variant_line(&mut self) -> Option<Result<Parsed, ReadError>> {
-        let (p, end) = self.trimmed()?;
-        let mut text = &self.line[p..end];
+        let (p, mut end) = self.trimmed()?;
+        let text = &self.line[p..end];
         // Tags after a constraint string (`part=1/4 of=ID`, as `split` writes) are skipped.
         if let Some(blank) = text.iter().position(u8::is_ascii_whitespace) {
             let tags = text[blank..]
                 .split(u8::is_ascii_whitespace)
                 .all(|w| w.is_empty() || w.contains(&b'='));
             if tags && text[0] == b'.' {
-                text = &text[..blank];
+                end = p + blank;
             }
         }
+        self.variant_text(p, end)
+    }
+
+    /// A variant puzzle in `line[p..end]` (a whole line, or a field of a table: a constraint
+    /// string, a killer layout or a link), if that text is one.
+    pub(super) fn variant_text(
+        &mut self,
+        p: usize,
+        end: usize,
+    ) -> Option<Result<Parsed, ReadError>> {
+        let text = &self.line[p..end];
         let result = if iss::is_constraint_string(text) {
             let text = String::from_utf8_lossy(text);
             iss::parse_constraints(&text, self.options.shape)
