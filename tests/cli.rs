@@ -178,6 +178,49 @@ fn dump_refuses_to_overwrite_without_force() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
 }
 
+/// `-o` through a link writes the linked file (the link stays); to a directory it is an error
+/// at once (no `.partial` left); to a FIFO or a device, the lines go to it as written (it is
+/// not replaced by a file).
+#[test]
+fn dump_writes_through_links_and_to_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty4 = format!("{}\n", ".".repeat(16));
+    let real = dir.path().join("real.txt");
+    std::fs::write(&real, "old\n").unwrap();
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        cmd()
+            .args(["dump", "-q", "-n", "5", "--force", "-o"])
+            .arg(&link)
+            .write_stdin(empty4.clone())
+            .assert()
+            .code(0);
+        assert!(link.is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap().lines().count(), 5);
+        let dev_null = std::path::Path::new("/dev/null");
+        if dev_null.exists() {
+            cmd()
+                .args(["dump", "-q", "-n", "5", "-o", "/dev/null"])
+                .write_stdin(empty4.clone())
+                .assert()
+                .code(0);
+            assert!(!dev_null.is_file(), "/dev/null is still a device");
+        }
+    }
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    cmd()
+        .args(["dump", "-q", "--force", "-o"])
+        .arg(&sub)
+        .write_stdin(empty4)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+    assert!(!dir.path().join("sub.partial").exists());
+}
+
 #[test]
 fn missing_file_is_an_error_but_others_are_answered() {
     let mut f = tempfile::NamedTempFile::new().unwrap();

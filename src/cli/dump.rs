@@ -302,10 +302,14 @@ fn writer(
     result
 }
 
-/// Where the dump goes: stdout, or `OUT.partial` renamed to `OUT` at the end.
+/// Where the dump goes: stdout, a stream (a FIFO or a device, written as it goes), or
+/// `OUT.partial` renamed to `OUT` at the end.
 struct Destination {
+    /// The file `partial` becomes at the end.
     target: Option<PathBuf>,
     partial: Option<PathBuf>,
+    /// Where the lines go, for messages.
+    name: String,
 }
 
 fn open_destination(
@@ -321,16 +325,46 @@ fn open_destination(
             Destination {
                 target: None,
                 partial: None,
+                name: "standard output".into(),
             },
             out,
         ));
     };
-    if path.exists() && !force {
-        return Err(Fatal::Message(format!(
-            "{}: already exists; pass --force to overwrite it",
-            path.display()
-        )));
+    let fail = |e: &dyn std::fmt::Display| Fatal::Message(format!("{}: {e}", path.display()));
+    // Through a link to what it names.
+    if let Ok(meta) = fs::metadata(path) {
+        if meta.is_dir() {
+            return Err(fail(&"is a directory"));
+        }
+        if !meta.is_file() {
+            // A FIFO, a device or a socket: nothing there to keep or to rename over; the lines
+            // go to it as they are written.
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| fail(&e))?;
+            let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, file));
+            let name = path.display().to_string();
+            let (target, partial) = (None, None);
+            return Ok((
+                Destination {
+                    target,
+                    partial,
+                    name,
+                },
+                out,
+            ));
+        }
+        if !force {
+            return Err(fail(&"already exists; pass --force to overwrite it"));
+        }
     }
+    // A link's file is replaced, not the link.
+    let path = if path.is_symlink() {
+        fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    };
     let mut name = path
         .file_name()
         .map(|n| n.to_os_string())
@@ -346,7 +380,8 @@ fn open_destination(
     let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, file));
     Ok((
         Destination {
-            target: Some(path.to_path_buf()),
+            name: partial.display().to_string(),
+            target: Some(path),
             partial: Some(partial),
         },
         out,
@@ -446,17 +481,14 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 "{}: {e}; the complete lines written before the error are kept there",
                 p.display()
             ),
-            None => format!("cannot write to standard output: {e}"),
+            None => format!("cannot write to {}: {e}", dest.name),
         }));
     }
     if interrupted {
-        let place = dest
-            .partial
-            .as_ref()
-            .map_or("standard output".to_string(), |p| p.display().to_string());
         eprintln!(
-            "sudoku-enum: interrupted: at least {} written to {place}",
-            super::report::plural(written, "solution")
+            "sudoku-enum: interrupted: at least {} written to {}",
+            super::report::plural(written, "solution"),
+            dest.name
         );
         return Ok(exit::INTERRUPTED);
     }
