@@ -96,6 +96,9 @@ fn constraint_strings_read_as_iss_reads_them() {
         (code, out.as_str()),
         (1, "<stdin>:1: 0 solutions (unsolvable)\n")
     );
+    // A renban without cells holds nothing (ISS), as a thermometer without cells.
+    let (code, out, _) = run(&["count", "-q"], ".Shape~4x4.Renban.Thermo");
+    assert_eq!((code, out.as_str()), (0, "<stdin>:1: 288 solutions\n"));
     let sandwich = ".Shape~16x16.Sandwich~0~R10.Sandwich~0~C16";
     let (code, out, err) = run(&["count", "-q", "--limit", "3"], sandwich);
     assert_eq!(code, 0, "{err}");

@@ -353,7 +353,13 @@ impl Builder {
             "disjointgroups" => return flag(Rule::DisjointGroups, self),
             "nonconsecutive" => return flag(Rule::Negative(Negative::Consecutive), self),
             "negative" => {
-                for (i, kind) in value.items().iter().enumerate() {
+                // A list of kinds, or one kind alone.
+                let kinds = match value {
+                    Value::String(_) => std::slice::from_ref(value),
+                    Value::Array(items) => items.as_slice(),
+                    _ => return Err((Vec::new(), not_read(key))),
+                };
+                for (i, kind) in kinds.iter().enumerate() {
                     self.rules.push(Rule::Negative(match kind.as_str() {
                         Some("ratio") => Negative::Ratios,
                         Some("difference") => Negative::Differences,
@@ -485,6 +491,17 @@ impl Builder {
                 }
             }
             "thermometer" | "palindrome" | "renban" | "betweenline" | "whispers" => {
+                // A whisper's gap: its value, else half the side rounded up (5 on 9×9).
+                let gap = match item.get("value") {
+                    Some(v) if key == "whispers" && !v.is_empty() => value_of(item)
+                        .and_then(|d| u8::try_from(d).ok())
+                        .filter(|&d| d >= 1 && usize::from(d) < n)
+                        .ok_or(format!(
+                            "a whispers gap that is not a number from 1 to {}",
+                            n - 1
+                        ))?,
+                    _ => n.div_ceil(2) as u8,
+                };
                 for line in self.lines(item)? {
                     self.rules.push(match key {
                         "thermometer" => Rule::Thermo(line),
@@ -493,9 +510,7 @@ impl Builder {
                         "betweenline" => Rule::Between(line),
                         _ => Rule::Whisper {
                             cells: line,
-                            diff: value_of(item)
-                                .and_then(|d| u8::try_from(d).ok())
-                                .unwrap_or(n.div_ceil(2) as u8),
+                            diff: gap,
                         },
                     });
                 }
@@ -742,6 +757,26 @@ mod tests {
         );
     }
 
+    /// `negative` may name one kind alone; a whisper's gap is its value, else 5 on 9×9.
+    #[test]
+    fn a_lone_negative_and_whisper_gaps() {
+        let grid = empty_grid(9);
+        let p = from_json_text(&format!(
+            r#"{{"size":9,"grid":{grid},"negative":"ratio","whispers":[{{"lines":[["R1C1","R1C2"]]}},{{"lines":[["R2C1","R2C2"]],"value":"3"}}]}}"#
+        ))
+        .unwrap();
+        let rules = p.rules().unwrap().rules();
+        assert!(rules.contains(&Rule::Negative(Negative::Ratios)));
+        assert!(rules.contains(&Rule::Whisper {
+            cells: vec![0, 1],
+            diff: 5
+        }));
+        assert!(rules.contains(&Rule::Whisper {
+            cells: vec![9, 10],
+            diff: 3
+        }));
+    }
+
     #[test]
     fn errors_name_the_key() {
         let grid = empty_grid(9);
@@ -775,6 +810,14 @@ mod tests {
             (
                 r#""size":9,"grid":GRID,"negative":["odd"]"#,
                 r#"unsupported negative constraint "odd" (supported: "ratio""#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"negative":"odd""#,
+                r#"unsupported negative constraint "odd" (supported: "ratio""#,
+            ),
+            (
+                r#""size":9,"grid":GRID,"whispers":[{"lines":[["R1C1","R1C2"]],"value":300}]"#,
+                r#"a whispers gap that is not a number from 1 to 8"#,
             ),
             (
                 r#""size":9,"grid":GRID,"killercage":[{"cells":["R1C1","R10C2"]}]"#,

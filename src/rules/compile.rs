@@ -107,9 +107,12 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
                     .sums
                     .push(linear(n, &out.houses, &cells, &coef, target));
             }
-            Rule::Renban(cells) => props
-                .renbans
-                .push(lines::Renban::new(n, cells, &out.houses)),
+            // A line without cells holds nothing (as ISS reads it).
+            Rule::Renban(cells) if !cells.is_empty() => {
+                props
+                    .renbans
+                    .push(lines::Renban::new(n, cells, &out.houses))
+            }
             Rule::Between(cells) if cells.len() > 2 => {
                 out.different
                     .push((cells[0] as u16, cells[cells.len() - 1] as u16));
