@@ -105,6 +105,18 @@ fn constraint_strings_read_as_iss_reads_them() {
     assert_eq!(out, "<stdin>:1: at least 3 solutions (limit reached)\n");
 }
 
+/// A board of values from 0 is written from 0 whatever `--output-alphabet` asks (it was
+/// written shifted by one in `numbers`, `1-9A-Z` and `A-Z`).
+#[test]
+fn zero_based_boards_keep_their_values() {
+    let p = ".Shape~6x6~0-5.Cage~3~R1C1~R1C2.Cage~4~R6C1~R6C2.V~R4C5~R4C6.~R1C5_3~R2C2_0~R2C4_2~R3C4_1~R4C3_2~R5C1_5~R5C3_1~R5C5_4";
+    for a in ["numbers", "1-9A-Z", "A-Z", "0-F"] {
+        let (code, out, err) = run(&["solve", "-q", "--output-alphabet", a], p);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, "215034304251450123132405521340043512\n", "{a}");
+    }
+}
+
 /// What `--json` writes reads back: the puzzle member of each line is the variant itself.
 #[test]
 fn json_output_reads_back() {

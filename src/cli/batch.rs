@@ -161,7 +161,7 @@ impl<'a> Work<'a> {
             Record::Bad(e) => return Err(e),
             Record::Puzzle(line, puzzle, alphabet) => (line, puzzle, alphabet),
         };
-        let alphabet = self.cfg.out_alphabet.unwrap_or(alphabet);
+        let alphabet = self.cfg.out_alphabet_for(&puzzle, alphabet);
         let (cfg, ticker) = (self.cfg, self.ticker);
         let source = Source {
             name: self.name,

@@ -66,7 +66,7 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     let answer = |name: &str, record: Record| match record {
         Record::Puzzle(..) if CANCEL.is_cancelled() => Answered::Skipped,
         Record::Puzzle(line, puzzle, alphabet) => {
-            let alphabet = cfg.out_alphabet.unwrap_or(alphabet);
+            let alphabet = cfg.out_alphabet_for(&puzzle, alphabet);
             let t = Instant::now();
             let c = candidates(&puzzle, &options, cap);
             let source = format!("{name}:{line}");

@@ -46,6 +46,19 @@ pub struct Config {
 }
 
 impl Config {
+    /// The alphabet `puzzle`'s answers are written in, read in `read`: `--output-alphabet`,
+    /// else the input's. A board of values from 0 (`.Shape~6x6~0-5`) is always written in
+    /// `0-F`, the one alphabet whose first digit is 0 (the others would shift every value).
+    pub fn out_alphabet_for(&self, puzzle: &sudoku_enum::Puzzle, read: Alphabet) -> Alphabet {
+        if puzzle
+            .rules()
+            .is_some_and(sudoku_enum::rules::Rules::zero_based)
+        {
+            return Alphabet::Hex;
+        }
+        self.out_alphabet.unwrap_or(read)
+    }
+
     /// The settings of `job` from its common options, with this solution limit.
     pub fn new(job: Job, common: Common, limit: Option<u64>) -> Config {
         let threads = sudoku_enum::worker_threads(common.threads);

@@ -429,7 +429,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 failed: &failed,
                 shape: puzzle.shape(),
                 layout: cfg.layout,
-                alphabet: cfg.out_alphabet.unwrap_or(alphabet),
+                alphabet: cfg.out_alphabet_for(&puzzle, alphabet),
                 json_source: cfg.json.then_some(source.as_str()),
                 last_send: Instant::now(),
                 // A serial search runs in the root sink: the first piece.
