@@ -127,11 +127,16 @@ pub(super) fn is_puzzle_name(name: &[u8]) -> bool {
 pub(super) fn holds_puzzle(field: &[u8], shape: Option<Shape>) -> bool {
     let grid =
         !field.is_empty() && run_len(field, 0) == field.len() && is_board_len(field.len(), shape);
+    // A link is a web address (a header's `fpuzzles_link` is not one).
+    let address = [&b"http"[..], b"www."]
+        .iter()
+        .any(|a| field.len() >= a.len() && field[..a.len()].eq_ignore_ascii_case(a));
     grid || super::iss::is_constraint_string(field)
-        || std::str::from_utf8(field)
-            .ok()
-            .and_then(super::fpuzzles::link_payload)
-            .is_some_and(|payload| payload.is_ok())
+        || (address
+            && std::str::from_utf8(field)
+                .ok()
+                .and_then(super::fpuzzles::link_payload)
+                .is_some_and(|payload| payload.is_ok()))
 }
 
 /// A table being read.

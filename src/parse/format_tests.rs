@@ -554,6 +554,13 @@ fn tables_hold_variant_puzzles() {
         }
         assert!(rules(&text).iter().all(|r| *r == expected[0]), "{text}");
     }
+    // A header that names f-puzzles is a header; the links under it are puzzles.
+    let link = "https://sudokupad.app/fpuzzlesN4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54+x1p7rjtn/nQaCR3PgIm9hk0UM6zR4rssX1wAQwB22AO4QAxgAswAVwC2+UPpgAbGwhAAlAAwBhAIwhUAN3U2TcPAg7gAcIBQg1nYOLq4ATF4gvv6BwWERUfZBsQDMickBDqHhpJG2WU5uACz5foVBxRnlMW4ArLUpRemlmS2uAOwd9WklVs3Z7q7OQ6mNPeNOcVMzXaNl0dk5yz51s91jG";
+    let got = read(
+        &format!("id,fpuzzles_link\n1,{link}\n"),
+        ParseOptions::default(),
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
     // A grid and a variant in one CSV column.
     let grid = "1...............";
     let got = read(&format!("puzzle\n{grid}\n{six}\n"), ParseOptions::default());
