@@ -9,8 +9,9 @@ use crate::rules::{little_killer_diagonals, Diagonal, Line, Negative, Rule, Rule
 use crate::shape::Shape;
 use std::collections::BTreeMap;
 
-/// Every constraint type ISS knows (to tell a constraint string from a one-line puzzle, and
-/// to name the ones this tool does not support).
+/// Every constraint type ISS knows that takes arguments (to tell a constraint string from a
+/// one-line puzzle, and to name the ones this tool does not support); those without are in
+/// [`NO_ARGUMENTS`].
 const ISS_TYPES: &[&str] = &[
     "Container",
     "Or",
@@ -31,26 +32,12 @@ const ISS_TYPES: &[&str] = &[
     "SumLine",
     "Regex",
     "NFA",
-    "NoBoxes",
     "ChaosConstruction",
     "ChaosArrow",
     "ChaosCount",
     "RegionSize",
     "RegionSameValues",
-    "StrictKropki",
-    "StrictXV",
     "Shape",
-    "Windoku",
-    "DisjointSets",
-    "AntiKnight",
-    "Doppelganger",
-    "AntiKing",
-    "AntiTaxicab",
-    "AntiConsecutive",
-    "GlobalEntropy",
-    "GlobalMod",
-    "FullRankTies",
-    "DutchFlatmates",
     "Diagonal",
     "WhiteDot",
     "BlackDot",
@@ -93,16 +80,9 @@ const ISS_TYPES: &[&str] = &[
     "Var",
 ];
 
-/// This tool's own words for rules ISS has no word for (written by `rules::text`).
-const OWN_TYPES: &[&str] = &[
-    "NonConsecutive",
-    "NegativeDifference",
-    "NegativeRatio",
-    "Difference",
-    "Ratio",
-    "PairSum",
-    "CellSum",
-];
+/// This tool's own words for rules ISS has no word for (written by `rules::text`), those that
+/// take arguments.
+const OWN_TYPES: &[&str] = &["Difference", "Ratio", "PairSum", "CellSum"];
 
 /// The types read here.
 pub const SUPPORTED: &str = "Shape (square, values 1-N or 0-(N-1)), Given (one value or several: \
@@ -129,6 +109,7 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
         && ISS_TYPES
             .iter()
             .chain(OWN_TYPES)
+            .chain(NO_ARGUMENTS)
             .any(|t| t.as_bytes() == word);
     // Without a `~` no type has its arguments: every type named must take none. Else the line
     // is a grid that happens to start with `.` and a type's name (`.X....` on 25×25).
@@ -140,7 +121,8 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
                 .all(|item| item.is_empty() || NO_ARGUMENTS.iter().any(|t| t.as_bytes() == item)))
 }
 
-/// The types that take no arguments (a constraint string without `~` names only these).
+/// The types, ISS's and this tool's own, that take no arguments (a constraint string without
+/// `~` names only these).
 const NO_ARGUMENTS: &[&str] = &[
     "NoBoxes",
     "StrictKropki",
@@ -616,7 +598,7 @@ impl Builder {
                     },
                 );
             }
-            other if ISS_TYPES.contains(&other) => {
+            other if ISS_TYPES.contains(&other) || NO_ARGUMENTS.contains(&other) => {
                 return Err(format!(
                     "unsupported constraint type {other:?} (supported: {SUPPORTED})"
                 ))
