@@ -213,6 +213,15 @@ pub(crate) fn test_pool(threads: usize) -> rayon::ThreadPool {
         .expect("a pool of test threads")
 }
 
+/// Tests: the empty 6×6 (2×3 boxes) with the anti-king rule, 74,160 solutions: a small
+/// search where rules choose the branches.
+#[cfg(test)]
+pub(crate) fn anti_king_six() -> Puzzle {
+    let mut rules = crate::rules::Rules::new();
+    rules.push(crate::rules::Rule::AntiKing);
+    Puzzle::empty(Shape::new(2, 3).expect("a 2x3 box")).with_rules(rules)
+}
+
 #[cfg(test)]
 thread_local! {
     /// A serial try of this many nodes for the searches started on this thread (tests: small
@@ -904,9 +913,7 @@ mod tests {
     /// stopped: every solution counted once, the try's among them, and a limit exact.
     #[test]
     fn a_split_search_goes_on_from_its_try() {
-        let mut rules = crate::rules::Rules::new();
-        rules.push(crate::rules::Rule::AntiKing);
-        let p = Puzzle::empty(Shape::new(2, 3).unwrap()).with_rules(rules);
+        let p = anti_king_six();
         const ALL: u128 = 74_160;
         let serial = count(&p, &Options::default());
         assert_eq!((serial.solutions, serial.complete()), (ALL, true));
@@ -942,9 +949,7 @@ mod tests {
     #[test]
     fn a_split_search_keeps_its_callers_node_budget() {
         let six = Shape::new(2, 3).unwrap();
-        let mut rules = crate::rules::Rules::new();
-        rules.push(crate::rules::Rule::AntiKing);
-        let anti_king = Puzzle::empty(six).with_rules(rules);
+        let anti_king = anti_king_six();
         let mut first_row = Puzzle::empty(six);
         for (i, v) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
             first_row.set(i, v);
@@ -999,9 +1004,7 @@ mod tests {
     #[test]
     fn rules_searches_split_after_a_short_try() {
         let six = Shape::new(2, 3).unwrap();
-        let mut rules = crate::rules::Rules::new();
-        rules.push(crate::rules::Rule::AntiKing);
-        let anti_king = Puzzle::empty(six).with_rules(rules);
+        let anti_king = anti_king_six();
         let plain = Puzzle::empty(six);
         let pool = test_pool(2);
         const LIMIT: u64 = 10_000;

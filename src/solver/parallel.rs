@@ -269,9 +269,7 @@ mod tests {
     /// the idle workers get shares of it as it goes, and every solution is counted once.
     #[test]
     fn shared_pieces_count_every_solution_once() {
-        let mut rules = crate::rules::Rules::new();
-        rules.push(crate::rules::Rule::AntiKing);
-        let p = Puzzle::empty(Shape::new(2, 3).unwrap()).with_rules(rules);
+        let p = crate::solver::anti_king_six();
         let root = Generic::new(&p).unwrap();
         for (workers, limit) in [(1, None), (3, None), (4, None), (3, Some(50_000))] {
             let shared = Shared::new(limit);
