@@ -90,6 +90,14 @@ impl<R: BufRead> Reader<R> {
         end: usize,
     ) -> Option<Result<Parsed, ReadError>> {
         let text = &self.line[p..end];
+        // Digits and empty cells alone are no variant (every form below needs a letter, a
+        // `~` or an arrow): a table of classic puzzles checks nothing more per row.
+        if text
+            .iter()
+            .all(|&b| b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'*'))
+        {
+            return None;
+        }
         let result = if iss::is_constraint_string(text) {
             let text = String::from_utf8_lossy(text);
             iss::parse_constraints(&text, self.options.shape)
