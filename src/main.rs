@@ -3,6 +3,7 @@
 mod cli;
 
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,8 +17,15 @@ fn main() -> ExitCode {
             } else {
                 cli::status::exit::OK
             };
-            let _ = e.print();
-            return ExitCode::from(code);
+            // Help that cannot be written (`--help > /dev/full`) is an error; a reader that
+            // closed the pipe early (`--help | head`) is not.
+            return match e.print() {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "sudoku-enum: cannot write output: {w}");
+                    ExitCode::from(cli::status::exit::ERROR)
+                }
+                _ => ExitCode::from(code),
+            };
         }
     };
     // First Ctrl-C / SIGTERM / SIGHUP: stop searching, flush, report the partial result (exit
@@ -53,7 +61,10 @@ fn main() -> ExitCode {
             Ok(Ok(code)) => ExitCode::from(code),
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
             Err(e) => {
-                eprintln!("sudoku-enum: cannot start the search thread: {e}");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "sudoku-enum: cannot start the search thread: {e}"
+                );
                 ExitCode::from(cli::status::exit::ERROR)
             }
         };

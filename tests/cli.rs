@@ -391,6 +391,38 @@ fn full_disk_is_reported() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("No space left"));
 }
 
+/// Messages on a stderr that fails (`2>&1 | head`, `2>/dev/full`) are let go, as ripgrep lets
+/// them go; help and completion scripts that cannot be written are errors (exit 2), a reader
+/// that closed early is not. None of them may abort (a panic, exit 134 under `panic = abort`).
+#[test]
+#[cfg(target_os = "linux")]
+fn failed_writes_to_stderr_and_of_scripts_never_abort() {
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-enum");
+    let bin = bin.display();
+    let seed = puzzle_path("seed000.txt");
+    let seed = seed.display();
+    for (script, want) in [
+        // The summary line goes to a pipe that is already closed.
+        (format!("printf '....\\n' | '{bin}' dump --box 1x2 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[1]}}"), "0"),
+        (format!("printf 'x\\n' | '{bin}' check 2>&1 | true; echo ${{PIPESTATUS[1]}}"), "2"),
+        (format!("'{bin}' check '{seed}' >/dev/null 2>/dev/full; echo $?"), "0"),
+        (format!("'{bin}' count -q '{seed}' >/dev/null 2>/dev/full; echo $?"), "0"),
+        (format!("'{bin}' completions bash >/dev/full 2>/dev/null; echo $?"), "2"),
+        (format!("'{bin}' completions zsh | head -c 0; echo ${{PIPESTATUS[0]}}"), "0"),
+        (format!("'{bin}' --help >/dev/full 2>/dev/null; echo $?"), "2"),
+        (format!("'{bin}' --help | head -c 0; echo ${{PIPESTATUS[0]}}"), "0"),
+    ] {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), want, "{script}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{script}: {stderr}");
+    }
+}
+
 #[test]
 fn interrupt_keeps_whole_lines_and_reports_partial_count() {
     let dir = tempfile::tempdir().unwrap();

@@ -6,7 +6,7 @@
 use super::config::Config;
 use super::estimate::LongWatch;
 use super::input::{for_each_input, report_bad_in, InputErrors, Record, Records};
-use super::progress::{self, Batch, TermOut, Ticker};
+use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::{self, Answer, Job, Source, Summary};
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
@@ -67,9 +67,11 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     summary.io_errors += errors.io;
     summary.unreadable += errors.empty;
     if !cfg.quiet {
-        eprintln!("{}", summary.line(cfg.job, started.elapsed()));
+        note(format_args!("{}", summary.line(cfg.job, started.elapsed())));
         if printer.stopped_strict {
-            eprintln!("sudoku-enum: stopped at the first unreadable puzzle (--strict)");
+            note(format_args!(
+                "sudoku-enum: stopped at the first unreadable puzzle (--strict)"
+            ));
         }
     }
     Ok(exit_code(&summary))

@@ -2,7 +2,7 @@
 
 use super::config::Config;
 use super::input::{for_each_input, report_bad_in, InputErrors, Record};
-use super::progress::{self, Batch, TermOut, Ticker};
+use super::progress::{self, note, Batch, TermOut, Ticker};
 use super::report::millis;
 use super::status::{exit_for, Fatal, CANCEL};
 use rayon::prelude::*;
@@ -133,11 +133,11 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     out.flush()?;
     ticker.finish();
     if !cfg.quiet {
-        eprintln!(
+        note(format_args!(
             "candidates of {puzzles} puzzle{} in {:.3} s",
             if puzzles == 1 { "" } else { "s" },
             started.elapsed().as_secs_f64()
-        );
+        ));
     }
     Ok(exit_for(bad + errors.io + errors.empty > 0, failed > 0))
 }

@@ -10,8 +10,11 @@ use std::io::{self, Write};
 /// `sudoku-enum completions SHELL`: the completion script on stdout.
 pub fn completions(shell: Shell) -> Result<u8, Fatal> {
     let mut command = Cli::command();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    clap_complete::generate(shell, &mut command, "sudoku-enum", &mut out);
+    // Made in memory first: `generate` panics where its writes fail (`| head`, a full disk).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "sudoku-enum", &mut script);
+    let mut out = io::stdout().lock();
+    out.write_all(&script)?;
     out.flush()?;
     Ok(0)
 }

@@ -485,11 +485,11 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         }));
     }
     if interrupted {
-        eprintln!(
+        note(format_args!(
             "sudoku-enum: interrupted: at least {} written to {}",
             super::report::plural(written, "solution"),
             dest.name
-        );
+        ));
         return Ok(exit::INTERRUPTED);
     }
     if let (Some(target), Some(partial)) = (&dest.target, &dest.partial) {
@@ -502,15 +502,18 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 ))
             })?;
         } else {
-            eprintln!(
+            note(format_args!(
                 "sudoku-enum: input errors: the solutions are left in {} (not renamed to {})",
                 partial.display(),
                 target.display()
-            );
+            ));
         }
     }
     if !cfg.quiet {
-        eprintln!("{}", summary.line(Job::Dump, started.elapsed()));
+        note(format_args!(
+            "{}",
+            summary.line(Job::Dump, started.elapsed())
+        ));
     }
     Ok(exit_code(&summary))
 }

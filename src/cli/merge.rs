@@ -4,7 +4,7 @@
 use super::args::MergeArgs;
 use super::input::{display_name, open_input, or_stdin};
 use super::parts::{self, PartLine};
-use super::progress::Bar;
+use super::progress::{note, Bar};
 use super::report::plural;
 use super::status::{exit, Fatal};
 use serde_json::value::RawValue;
@@ -80,20 +80,20 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
     if !problems.is_empty() {
         const SHOWN: usize = 20;
         for m in problems.iter().take(SHOWN) {
-            eprintln!("sudoku-enum: merge: {m}");
+            note(format_args!("sudoku-enum: merge: {m}"));
         }
         if problems.len() > SHOWN {
-            eprintln!(
+            note(format_args!(
                 "sudoku-enum: merge: ... and {} more problems",
                 problems.len() - SHOWN
-            );
+            ));
         }
-        eprintln!(
+        note(format_args!(
             "sudoku-enum: merge: refusing to add up: {} problem{} (every part needs exactly one \
              complete result)",
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
-        );
+        ));
         return Ok(exit::ERROR);
     }
     let per: Vec<(u128, usize)> = originals

@@ -146,7 +146,9 @@ pub fn run(cli: Cli) -> u8 {
                 .stack_size(sudoku_enum::SEARCH_STACK)
                 .build_global()
             {
-                eprintln!("sudoku-enum: cannot start {n} worker threads: {e}");
+                progress::note(format_args!(
+                    "sudoku-enum: cannot start {n} worker threads: {e}"
+                ));
                 return exit::ERROR;
             }
         }
@@ -197,7 +199,7 @@ pub fn run(cli: Cli) -> u8 {
         Ok(code) => code,
         Err(Fatal::BrokenPipe) => exit::OK,
         Err(Fatal::Message(m)) => {
-            eprintln!("sudoku-enum: {m}");
+            progress::note(format_args!("sudoku-enum: {m}"));
             exit::ERROR
         }
     }

@@ -37,9 +37,13 @@ pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// `eprintln!` that keeps the bar intact: one line on stderr.
+/// One line on stderr, with the bar kept intact. Unlike `eprintln!`, a write that fails (stderr
+/// closed: `2>&1 | head`, or full: `2>/dev/full`) is let go, as ripgrep lets it go: messages
+/// are not worth a panic, and the output and exit code still say what happened.
 pub fn note(args: fmt::Arguments<'_>) {
-    suspend(|| eprintln!("{args}"));
+    suspend(|| {
+        let _ = writeln!(io::stderr().lock(), "{args}");
+    });
 }
 
 /// Stdout that erases the bar around each write when stdout is a terminal too (elsewhere the
