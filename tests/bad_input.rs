@@ -251,6 +251,20 @@ fn catalogue() -> Vec<Case> {
             "invalid value 'many' for '--threads <N>'",
         ),
         case(
+            "too many threads",
+            format!("{T}\n"),
+            &["-j", "20000"],
+            2,
+            "20000 worker threads is too many (at most 1024",
+        ),
+        case(
+            "timeout beyond reach",
+            format!("{T}\n"),
+            &["--timeout", "1e300"],
+            2,
+            "\"1e300\" seconds is too long",
+        ),
+        case(
             "unknown flag",
             format!("{T}\n"),
             &["--frobnicate"],

@@ -262,8 +262,8 @@ pub struct Common {
     /// Puzzle files; standard input when none is given or for `-`.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Worker threads (default, or 0: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    /// Worker threads (default, or 0: all cores; at most 1024).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.
     #[arg(long)]
@@ -341,7 +341,7 @@ pub struct SplitArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Worker threads for the work estimates (default, or 0: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(short, long)]
@@ -377,7 +377,7 @@ pub struct EstimateArgs {
     pub input: InputArgs,
     /// Worker threads for the probes and the trial count (the prediction is for this many;
     /// default, or 0: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// JSON Lines output: one object per puzzle.
     #[arg(long)]
@@ -476,6 +476,22 @@ pub fn parse_shape(s: &str) -> Result<Shape, String> {
 fn parse_secs(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        Ok(v) if v >= 1e9 => Err(format!("{s:?} seconds is too long (below 10^9, 31 years)")),
         _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+/// The most worker threads `-j` takes. Each thread keeps tables of its own (megabytes when
+/// counting): thousands of them cost seconds to start and gigabytes, for no gain on any
+/// machine this runs on.
+pub const MAX_THREADS: usize = 1024;
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        Ok(_) => Err(format!(
+            "{s} worker threads is too many (at most {MAX_THREADS}; 0: every core)"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number of threads")),
     }
 }
