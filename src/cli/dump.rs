@@ -3,7 +3,8 @@
 //! Workers format solutions into small buffers and send them through a bounded channel to one
 //! writer thread (back-pressure instead of unbounded memory). A file is written as `OUT.partial`
 //! and renamed to `OUT` only when the dump completed, so an interrupted or failed dump never
-//! leaves a file that looks complete. Only whole lines are ever written.
+//! leaves a file that looks complete. Only whole solutions are ever written (a write that the
+//! disk took only part of is cut back, see [`keep_whole`]).
 
 use super::batch::exit_code;
 use super::config::Config;
@@ -267,19 +268,50 @@ impl Sink for DumpSink<'_> {
     }
 }
 
-/// The writer thread: writes batches in arrival order, flushing whenever it catches up.
+/// Where the batches handed to the writer end, in bytes from the start: each batch holds whole
+/// solutions, so a file cut at one of these holds whole solutions only.
+#[derive(Debug, Default)]
+struct Ends {
+    /// The end of everything flushed without error (the end of a batch).
+    flushed: u64,
+    /// The ends of the batches written since, in order.
+    since: Vec<u64>,
+}
+
+impl Ends {
+    /// The last end at or before `len` bytes.
+    fn whole(&self, len: u64) -> u64 {
+        self.since
+            .iter()
+            .rev()
+            .copied()
+            .find(|&end| end <= len)
+            .unwrap_or(self.flushed)
+    }
+}
+
+/// The writer thread: writes batches in arrival order, flushing whenever it catches up. Where
+/// a write fails, the ends of the batches tell what part of the file holds whole solutions.
 fn writer(
     rx: Receiver<Vec<u8>>,
     mut out: Box<dyn Write + Send>,
     failed: Arc<AtomicBool>,
-) -> io::Result<()> {
+) -> Result<(), (io::Error, Ends)> {
     let mut result = Ok(());
+    let mut ends = Ends::default();
+    let mut at = 0u64;
+    let flush = |out: &mut Box<dyn Write + Send>, ends: &mut Ends, at: u64| {
+        out.flush().map(|()| {
+            ends.flushed = at;
+            ends.since.clear();
+        })
+    };
     loop {
         let batch = match rx.try_recv() {
             Ok(b) => b,
             Err(TryRecvError::Empty) => {
                 if result.is_ok() {
-                    result = out.flush();
+                    result = flush(&mut out, &mut ends, at);
                 }
                 match rx.recv() {
                     Ok(b) => b,
@@ -290,6 +322,8 @@ fn writer(
         };
         if result.is_ok() {
             result = out.write_all(&batch);
+            at += batch.len() as u64;
+            ends.since.push(at);
         }
         if result.is_err() {
             // Keep draining so that workers never block on a dead writer.
@@ -297,9 +331,20 @@ fn writer(
         }
     }
     if result.is_ok() {
-        result = out.flush();
+        result = flush(&mut out, &mut ends, at);
     }
-    result
+    result.map_err(|e| (e, ends))
+}
+
+/// After a failed write to `file` (`OUT.partial`), cut it back to the last whole solution
+/// (a full disk takes part of the last write); `Err` where that failed too.
+fn keep_whole(file: &fs::File, ends: &Ends) -> io::Result<()> {
+    let len = file.metadata()?.len();
+    let whole = ends.whole(len);
+    if whole < len {
+        file.set_len(whole)?;
+    }
+    Ok(())
 }
 
 /// Where the dump goes: stdout, a stream (a FIFO or a device, written as it goes), or
@@ -310,6 +355,8 @@ struct Destination {
     partial: Option<PathBuf>,
     /// Where the lines go, for messages.
     name: String,
+    /// `OUT.partial`, to cut back to whole solutions after a failed write.
+    repair: Option<fs::File>,
 }
 
 fn open_destination(
@@ -326,6 +373,7 @@ fn open_destination(
                 target: None,
                 partial: None,
                 name: "standard output".into(),
+                repair: None,
             },
             out,
         ));
@@ -351,6 +399,7 @@ fn open_destination(
                     target,
                     partial,
                     name,
+                    repair: None,
                 },
                 out,
             ));
@@ -377,12 +426,14 @@ fn open_destination(
         .truncate(true)
         .open(&partial)
         .map_err(|e| Fatal::Message(format!("{}: {e}", partial.display())))?;
+    let repair = file.try_clone().ok();
     let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, file));
     Ok((
         Destination {
             name: partial.display().to_string(),
             target: Some(path),
             partial: Some(partial),
+            repair,
         },
         out,
     ))
@@ -452,7 +503,8 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             written += outcome.solutions;
             summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
-            if !cfg.quiet {
+            // Once a write failed, the count says nothing of what was written: the error does.
+            if !cfg.quiet && !failed.load(Relaxed) {
                 note(format_args!("{source}: {}", CountSummary(&outcome)));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
@@ -470,18 +522,20 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     drop(tx);
     let written_ok = handle
         .join()
-        .unwrap_or_else(|_| Err(io::Error::other("writer thread failed")));
+        .unwrap_or_else(|_| Err((io::Error::other("writer thread failed"), Ends::default())));
     ticker.finish();
-    if let Err(e) = written_ok {
+    if let Err((e, ends)) = written_ok {
         if dest.target.is_none() && e.kind() == io::ErrorKind::BrokenPipe {
             return Err(Fatal::BrokenPipe);
         }
-        return Err(Fatal::Message(match &dest.partial {
-            Some(p) => format!(
-                "{}: {e}; the complete lines written before the error are kept there",
+        let kept = dest.repair.as_ref().map(|f| keep_whole(f, &ends));
+        return Err(Fatal::Message(match (&dest.partial, kept) {
+            (Some(p), Some(Ok(()))) => format!(
+                "{}: {e}; the whole solutions written before the error are kept there",
                 p.display()
             ),
-            None => format!("cannot write to {}: {e}", dest.name),
+            (Some(p), _) => format!("{}: {e}; its last solution may be cut short", p.display()),
+            (None, _) => format!("cannot write to {}: {e}", dest.name),
         }));
     }
     if interrupted {
@@ -516,4 +570,29 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         ));
     }
     Ok(exit_code(&summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk took part of the last write: the file is cut back to the last batch that
+    /// reached it whole, and never below what was flushed.
+    #[test]
+    fn a_cut_file_keeps_its_whole_solutions() {
+        let ends = Ends {
+            flushed: 10,
+            since: vec![20, 30, 45],
+        };
+        assert_eq!(ends.whole(44), 30);
+        assert_eq!(ends.whole(45), 45);
+        assert_eq!(ends.whole(19), 10);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&[b'x'; 37]).unwrap();
+        keep_whole(&file, &ends).unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 30);
+        // Already whole: left alone.
+        keep_whole(&file, &ends).unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 30);
+    }
 }
