@@ -458,6 +458,28 @@ fn interrupt_keeps_whole_lines_and_reports_partial_count() {
     );
 }
 
+/// `split` of many parts stops at the first Ctrl-C (exit 130), writing no parts.
+#[test]
+fn interrupt_stops_a_long_split() {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+        .args(["split", "-q", "--parts", "1000000"])
+        .arg(puzzle_path("empty9x9.txt"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let result = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(130), "{stderr}");
+    assert!(result.stdout.is_empty());
+}
+
 #[test]
 fn ordered_dump_is_identical_to_one_thread() {
     for (file, n) in [

@@ -66,7 +66,8 @@ fn parts_add_up_to_the_whole() {
     for p in puzzles_with_many_solutions(6) {
         let whole = exact(&p);
         for k in [1, 2, 10, 97] {
-            let parts = partition::split(&p, k, EngineChoice::Auto, None).expect("valid");
+            let parts = partition::split(&p, k, EngineChoice::Auto, partition::Follow::default())
+                .expect("valid");
             let sum: u128 = parts.iter().map(|part| exact(&part.puzzle)).sum();
             assert_eq!(sum, whole, "{p:?} in {k} parts");
             // Every part keeps the original givens.
@@ -78,7 +79,9 @@ fn parts_add_up_to_the_whole() {
                     .all(|(&g, &v)| g == 0 || g == v));
             }
         }
-        let by_depth = partition::split_depth(&p, 3, EngineChoice::Generic, None).expect("valid");
+        let by_depth =
+            partition::split_depth(&p, 3, EngineChoice::Generic, partition::Follow::default())
+                .expect("valid");
         assert_eq!(
             by_depth.iter().map(|q| exact(&q.puzzle)).sum::<u128>(),
             whole
@@ -99,7 +102,9 @@ fn parts_partition_the_solution_set() {
         }
         for k in [3, 16, 200] {
             let mut union = HashSet::new();
-            for part in partition::split(&p, k, EngineChoice::Auto, None).expect("valid") {
+            for part in partition::split(&p, k, EngineChoice::Auto, partition::Follow::default())
+                .expect("valid")
+            {
                 for s in sudoku_enum::solutions(&part.puzzle, &Options::default()) {
                     assert!(p.is_solution(&s));
                     assert!(union.insert(s), "two parts share a solution ({k} parts)");

@@ -5,7 +5,7 @@ use super::args::SplitArgs;
 use super::input::for_each_puzzle;
 use super::parts::{self, puzzle_id};
 use super::progress::{note, Bar, TermOut};
-use super::status::{exit_for, Fatal};
+use super::status::{exit_for, Fatal, CANCEL};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicU64;
@@ -58,10 +58,18 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
                     return Ok(());
                 }
             }
-            let cut = match (args.parts, args.depth) {
-                (_, Some(d)) => partition::split_depth(&puzzle, d, engine, Some(&counter)),
-                (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, Some(&counter)),
+            let follow = partition::Follow {
+                progress: Some(&counter),
+                cancel: Some(&CANCEL),
             };
+            let cut = match (args.parts, args.depth) {
+                (_, Some(d)) => partition::split_depth(&puzzle, d, engine, follow),
+                (k, None) => partition::split(&puzzle, k.unwrap_or(1), engine, follow),
+            };
+            // Interrupted: nothing more is written (a part file cut short would count less).
+            if CANCEL.is_cancelled() {
+                return Ok(());
+            }
             match cut {
                 Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
                 Err(c) => {
