@@ -128,6 +128,23 @@ fn solve_messages_of_the_seeds() {
         out.starts_with("Invalid input: 1 appears twice in row 1"),
         "{out}"
     );
+    // A record it cannot read has its line too: the output stays aligned with the input.
+    let bad = format!("{}x", &TOP1[..80]);
+    let (code, out, err) = stdout_of(&["solve", "-q"], &format!("{TOP1}\n{bad}\n{TOP1}\n"));
+    assert_eq!(code, 2, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], TOP1_SOLUTION);
+    assert!(
+        lines[1].starts_with("Invalid input: unexpected character 'x'"),
+        "{out}"
+    );
+    assert!(lines[1].ends_with("(line 2, column 81)"), "{out}");
+    assert_eq!(lines[2], TOP1_SOLUTION);
+    assert!(
+        err.contains("<stdin>:2:81: unexpected character 'x'"),
+        "{err}"
+    );
 }
 
 #[test]

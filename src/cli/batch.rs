@@ -224,6 +224,16 @@ impl<W: Write> Printer<'_, W> {
             }
             Err(e) => {
                 self.summary.unreadable += 1;
+                // `solve` prints a line for every record, so that its output stays aligned
+                // with its input: the seeds' "Invalid input" for one it could not read.
+                if cfg.job == Job::Solve && !cfg.json {
+                    let (line, column) = (e.line, e.column);
+                    writeln!(
+                        self.out,
+                        "Invalid input: {} (line {line}, column {column})",
+                        e.kind
+                    )?;
+                }
                 report_bad_in(&mut self.out, name, e, cfg.json)?;
                 if cfg.strict {
                     self.stopped_strict = true;
