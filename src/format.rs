@@ -1,5 +1,6 @@
-//! Output layouts: one line, rows of numbers (as seeds 000/002 print), and the boxed board with
-//! row and column indices (as seed 001 prints).
+//! Output layouts: one line, rows of numbers (as seeds 000/002 print), the same with a line of
+//! dashes between bands (as seed 003 prints), and the boxed board with row and column indices
+//! (as seed 001 prints).
 
 use crate::parse::Alphabet;
 pub use crate::puzzle::{digit_char, line_of};
@@ -17,6 +18,9 @@ pub enum Layout {
     Grid,
     /// N lines of N space-separated numbers, 0 for empty.
     Rows,
+    /// [`Layout::Rows`] with a line of dashes (`- - - …`) between bands, as seed 003 reads
+    /// and prints boards.
+    Bands,
 }
 
 impl FromStr for Layout {
@@ -27,7 +31,10 @@ impl FromStr for Layout {
             "line" => Ok(Layout::Line),
             "grid" => Ok(Layout::Grid),
             "rows" => Ok(Layout::Rows),
-            _ => Err(format!("unknown format {s:?}: expected line, grid or rows")),
+            "bands" => Ok(Layout::Bands),
+            _ => Err(format!(
+                "unknown format {s:?}: expected line, grid, rows or bands"
+            )),
         }
     }
 }
@@ -44,7 +51,25 @@ pub fn render_in(shape: Shape, values: &[u8], layout: Layout, alphabet: Alphabet
         Layout::Line => alphabet.line(values),
         Layout::Grid => boxed_in(shape, values, alphabet),
         Layout::Rows => rows(shape, values),
+        Layout::Bands => bands(shape, values),
     }
+}
+
+/// [`rows`] with a line of dashes, one under each number, between bands (seed 003's boards).
+pub fn bands(shape: Shape, values: &[u8]) -> String {
+    let n = shape.side();
+    let width = if n > 9 { 2 } else { 1 };
+    let dashes = vec![format!("{:>width$}", "-"); n].join(" ");
+    let mut out = String::new();
+    for (i, line) in rows(shape, values).lines().enumerate() {
+        if i > 0 && i % shape.box_rows() == 0 {
+            out.push_str(&dashes);
+            out.push('\n');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// N lines of space-separated numbers, 0 for empty (the seeds' input and output layout).
@@ -123,6 +148,22 @@ pub fn boxed_in(shape: Shape, values: &[u8], alphabet: Alphabet) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_match_seed_003() {
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
+        let text = bands(Shape::NINE, &values);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 11);
+        assert_eq!(lines[0], "5 3 4 6 7 8 9 1 2");
+        assert_eq!(lines[3], "- - - - - - - - -");
+        assert_eq!(lines[7], "- - - - - - - - -");
+        assert_eq!(lines[10], "3 4 5 2 8 6 1 7 9");
+        let six = bands(Shape::new(2, 3).unwrap(), &[1; 36]);
+        assert_eq!(six.lines().filter(|l| l.starts_with('-')).count(), 2);
+    }
 
     #[test]
     fn boxed_matches_seed_001() {

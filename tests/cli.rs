@@ -147,6 +147,42 @@ fn solve_messages_of_the_seeds() {
     );
 }
 
+/// Seed 003's boards and messages: rows with a line of dashes between bands, the solved board
+/// alone, "This board has not solution!." and "Error"; its boards read back.
+#[test]
+fn solve_bands_as_seed_003() {
+    let path = puzzle_path("seed003.txt");
+    let (code, out, err) = stdout_of(
+        &["solve", "-q", "--format", "bands", path.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 12, "{out}");
+    assert_eq!(lines[0], "5 3 4 6 7 8 9 1 2");
+    assert_eq!(lines[3], "- - - - - - - - -");
+    assert_eq!(lines[7], "- - - - - - - - -");
+    assert_eq!(lines[11], "");
+    let (code, back, _) = stdout_of(&["solve", "-q"], &out);
+    assert_eq!(code, 0);
+    assert_eq!(
+        back.trim(),
+        out.lines()
+            .filter(|l| !l.starts_with('-'))
+            .collect::<Vec<_>>()
+            .join("")
+            .replace(' ', "")
+    );
+    let input = format!(
+        "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..\n11{}\n1{}x\n",
+        ".".repeat(79),
+        ".".repeat(79)
+    );
+    let (code, out, _) = stdout_of(&["solve", "-q", "--format", "bands"], &input);
+    assert_eq!(code, 2);
+    assert_eq!(out, "This board has not solution!.\n\nError\n\nError\n\n");
+}
+
 #[test]
 fn dump_writes_exactly_n_distinct_valid_solutions() {
     let dir = tempfile::tempdir().unwrap();

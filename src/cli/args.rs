@@ -268,7 +268,7 @@ pub struct Common {
     /// JSON Lines output: one object per puzzle.
     #[arg(long)]
     pub json: bool,
-    /// Board layout for printed solutions (solve, dump): line (default), grid, rows.
+    /// Board layout for printed solutions (solve, dump): line (default), grid, rows, bands.
     #[arg(long, value_name = "FORMAT", value_parser = parse_layout)]
     pub format: Option<Layout>,
     /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent

@@ -84,6 +84,7 @@ fn pointless(command: &Command) -> Option<(&'static str, String)> {
         sudoku_enum::format::Layout::Line => "line",
         sudoku_enum::format::Layout::Grid => "grid",
         sudoku_enum::format::Layout::Rows => "rows",
+        sudoku_enum::format::Layout::Bands => "bands",
     };
     if matches!(name, "count" | "check" | "candidates") {
         return Some((

@@ -250,7 +250,8 @@ impl fmt::Display for MinimalNote<'_> {
 
 /// `solve` output. Line layout: one line per puzzle (the solution, or the seeds' messages).
 /// Grid and rows layouts: the seeds' wording ("The solution is found:", "No solution",
-/// "Invalid input") around the boards.
+/// "Invalid input") around the boards. Bands layout: seed 003's output, the solved board alone
+/// or its messages ("This board has not solution!.", "Error").
 fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
     let o = &a.outcome;
     let shape = a.puzzle.shape();
@@ -261,6 +262,13 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
     };
     match (&a.solution, layout) {
         (Some(s), Layout::Line) => render_in(shape, s, Layout::Line, a.alphabet),
+        // Seed 003's output: the solved board alone, or its messages.
+        (Some(s), Layout::Bands) => render_in(shape, s, layout, a.alphabet),
+        (None, Layout::Bands) => match o.verdict() {
+            Verdict::Unsolvable => "This board has not solution!.\n".to_string(),
+            Verdict::Invalid => "Error\n".to_string(),
+            _ => format!("Unknown ({})\n", stop_note(o.stopped)),
+        },
         (Some(s), _) => format!(
             "# {}\nPuzzle:\n{}The solution is found ({unique_note}):\n{}",
             a.source,
