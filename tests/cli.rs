@@ -112,6 +112,16 @@ fn solve_line_and_grid() {
     assert!(out.contains("The solution is found (unique):"), "{out}");
     assert!(out.contains("+------+------+------+"));
     assert!(out.contains("| 4 6 8| 9 3 1| 5 2 7| 0"), "{out}");
+    // What solve prints reads back: its `Puzzle:` and `The solution is found` labels are not
+    // cells; the puzzle and its solution are the two boards.
+    for format in ["grid", "rows", "bands"] {
+        let (_, printed, _) = stdout_of(&["solve", "-q", "--format", format], &format!("{TOP1}\n"));
+        let (code, back, err) = stdout_of(&["solve", "-q"], &printed);
+        assert_eq!(code, 0, "{format}: {err}");
+        let want = if format == "bands" { 1 } else { 2 };
+        assert_eq!(back.lines().count(), want, "{format}: {back}");
+        assert!(back.lines().all(|l| l == TOP1_SOLUTION), "{format}: {back}");
+    }
 }
 
 #[test]

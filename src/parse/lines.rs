@@ -22,6 +22,11 @@ pub(super) fn classify(line: &[u8]) -> LineClass {
     match line[p] {
         b'#' => LineClass::Comment,
         b'-' | b'+' | b'*' | b'=' | b'|' if is_frame(&line[p..]) => LineClass::Frame(p),
+        // A label such as `Puzzle:` or `The solution is found:` (the seeds' and `solve`'s
+        // own, above their boards): never cells.
+        b if b.is_ascii_alphabetic() && line[..trim_end(line)].last() == Some(&b':') => {
+            LineClass::Comment
+        }
         _ => LineClass::Content(p),
     }
 }
