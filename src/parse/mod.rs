@@ -9,7 +9,8 @@
 //! The layout is detected for each record (one puzzle) from its first line. Everywhere: input
 //! is handled as bytes (never assumed to be UTF-8), a UTF-8 BOM at the start is skipped, lines
 //! end with LF, CRLF or a lone CR, tabs count as spaces, lines whose first non-blank character
-//! is `#` are comments, and blank lines between records are skipped, as are title lines
+//! is `#` are comments, as are labels (a line that starts with a letter and ends with `:`,
+//! such as `Puzzle:` above `solve`'s boards), and blank lines between records are skipped, as are title lines
 //! before a record: a word of two or more letters, some lowercase, alone or followed by a blank
 //! (`Grid 01` in Project Euler's `sudoku.txt`, `Puzzle 3`).
 //!
