@@ -382,6 +382,8 @@ pub struct Summary {
     pub io_errors: u64,
     /// Solutions counted (sum).
     pub solutions: u128,
+    /// Answers whose count is only a lower bound (a limit, a timeout or Ctrl-C stopped them).
+    pub lower_bounds: u64,
     /// Puzzles whose answer does not "hold" for this mode (exit code 1).
     pub failed: u64,
 }
@@ -391,6 +393,7 @@ impl Summary {
     pub fn add(&mut self, job: Job, o: &Outcome) {
         self.puzzles += 1;
         self.solutions += o.solutions;
+        self.lower_bounds += u64::from(!o.complete());
         let v = o.verdict();
         match v {
             Verdict::Unique => self.unique += 1,
@@ -437,7 +440,8 @@ impl Summary {
             s += &format!(", {}", plural(self.io_errors, "file error"));
         }
         if job == Job::Count {
-            s += &format!("; {} in all", plural(self.solutions, "solution"));
+            let bound = if self.lower_bounds > 0 { "at least " } else { "" };
+            s += &format!("; {bound}{} in all", plural(self.solutions, "solution"));
         }
         s
     }
@@ -455,6 +459,17 @@ mod tests {
             stats: Stats::default(),
             conflict: None,
         }
+    }
+
+    /// The sum of counts that a limit, a timeout or Ctrl-C cut short is a lower bound too.
+    #[test]
+    fn a_total_with_a_stopped_count_is_at_least() {
+        let mut s = Summary::default();
+        s.add(Job::Count, &outcome(288, None));
+        let t = Duration::ZERO;
+        assert!(s.line(Job::Count, t).ends_with("; 288 solutions in all"));
+        s.add(Job::Count, &outcome(5, Some(StopReason::Cancelled)));
+        assert!(s.line(Job::Count, t).ends_with("; at least 293 solutions in all"));
     }
 
     #[test]
