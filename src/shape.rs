@@ -19,13 +19,13 @@ pub(crate) fn all_digits(n: usize) -> u64 {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
     /// A box dimension was zero or the side would exceed [`MAX_SIDE`].
-    #[error("box {rows}x{cols} gives side {side}; sides from 1 to {max} are supported", max = MAX_SIDE)]
+    #[error("box {rows}x{cols} {}; sides from 1 to {max} are supported", gives(*side), max = MAX_SIDE)]
     OutOfRange {
         /// Rows of a box.
         rows: usize,
         /// Columns of a box.
         cols: usize,
-        /// The side N = rows·cols.
+        /// The side N = rows·cols (`usize::MAX` where that overflows).
         side: usize,
     },
     /// `--box` text that is not `RxC`.
@@ -50,6 +50,15 @@ pub enum ShapeError {
 pub struct Shape {
     box_rows: u8,
     box_cols: u8,
+}
+
+/// `gives side N`, or where N overflowed (`usize::MAX`, see [`Shape::new`]) `is too large`.
+fn gives(side: usize) -> String {
+    if side == usize::MAX {
+        "is too large".to_string()
+    } else {
+        format!("gives side {side}")
+    }
 }
 
 impl Shape {
@@ -243,6 +252,17 @@ mod tests {
 
     #[test]
     fn parse_box() {
+        assert_eq!(
+            "9x9".parse::<Shape>().unwrap_err().to_string(),
+            "box 9x9 gives side 81; sides from 1 to 64 are supported"
+        );
+        assert_eq!(
+            "4294967296x4294967296"
+                .parse::<Shape>()
+                .unwrap_err()
+                .to_string(),
+            "box 4294967296x4294967296 is too large; sides from 1 to 64 are supported"
+        );
         assert_eq!("2x3".parse::<Shape>().unwrap(), Shape::new(2, 3).unwrap());
         assert!("2x".parse::<Shape>().is_err());
         assert!("0x3".parse::<Shape>().is_err());

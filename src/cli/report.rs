@@ -440,7 +440,11 @@ impl Summary {
             s += &format!(", {}", plural(self.io_errors, "file error"));
         }
         if job == Job::Count {
-            let bound = if self.lower_bounds > 0 { "at least " } else { "" };
+            let bound = if self.lower_bounds > 0 {
+                "at least "
+            } else {
+                ""
+            };
             s += &format!("; {bound}{} in all", plural(self.solutions, "solution"));
         }
         s
@@ -469,7 +473,9 @@ mod tests {
         let t = Duration::ZERO;
         assert!(s.line(Job::Count, t).ends_with("; 288 solutions in all"));
         s.add(Job::Count, &outcome(5, Some(StopReason::Cancelled)));
-        assert!(s.line(Job::Count, t).ends_with("; at least 293 solutions in all"));
+        assert!(s
+            .line(Job::Count, t)
+            .ends_with("; at least 293 solutions in all"));
     }
 
     #[test]
