@@ -45,14 +45,14 @@ pub enum ParseErrorKind {
         /// The board's side N.
         side: usize,
     },
-    /// A number in a grid of numbers that is above the board's side.
+    /// A number in a grid of numbers that is above the board's side, or below 0.
     #[error(
         "number {value} is out of range for a {side}x{side} board; expected {}",
         Expected::Number(Some(*.side))
     )]
     NumberOutOfRange {
         /// The number.
-        value: u32,
+        value: i32,
         /// The board's side N.
         side: usize,
     },

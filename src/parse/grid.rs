@@ -45,7 +45,9 @@ pub(super) fn detect_mode(line: &[u8], p: usize) -> Entries {
             i += 1;
         }
         let tok = &line[start..i];
-        numeric &= tok.len() == 1 || (tok.len() == 2 && tok.iter().all(u8::is_ascii_digit));
+        let digits = tok.strip_prefix(b"-").unwrap_or(tok);
+        numeric &= tok.len() == 1
+            || (digits.len() <= 2 && !digits.is_empty() && digits.iter().all(u8::is_ascii_digit));
         ws_between |= pending_ws;
         pending_ws = false;
         tokens += 1;
@@ -62,6 +64,9 @@ pub(super) fn detect_mode(line: &[u8], p: usize) -> Entries {
 pub(super) enum Raw {
     /// A number token.
     Num(u16),
+    /// A negative number token (`-1`, as seed 000's `cin >>` reads one): never a cell, but
+    /// read as a number so that the grid it starts is read whole and named once.
+    Neg(u16),
     /// A cell character (a positional blank is `.`).
     Sym(u8),
 }
@@ -202,11 +207,17 @@ fn push_token(
 ) -> Result<(), TokError> {
     let tok = &line[s..e];
     if mode == Entries::Numbers {
-        if tok.len() <= 3 && tok.iter().all(u8::is_ascii_digit) {
-            let v = tok.iter().fold(0u16, |v, &d| v * 10 + u16::from(d - b'0'));
+        let (negative, digits) = match tok.strip_prefix(b"-") {
+            Some(d) => (true, d),
+            None => (false, tok),
+        };
+        if !digits.is_empty() && digits.len() <= 3 && digits.iter().all(u8::is_ascii_digit) {
+            let v = digits
+                .iter()
+                .fold(0u16, |v, &d| v * 10 + u16::from(d - b'0'));
             toks.push(Tok {
                 pos: s,
-                raw: Raw::Num(v),
+                raw: if negative { Raw::Neg(v) } else { Raw::Num(v) },
             });
             return Ok(());
         }
@@ -316,7 +327,14 @@ impl Grid {
                 Raw::Num(v) if usize::from(v) <= n => v as u8,
                 Raw::Num(v) => {
                     let kind = ParseErrorKind::NumberOutOfRange {
-                        value: u32::from(v),
+                        value: i32::from(v),
+                        side: n,
+                    };
+                    return Err((t.pos, kind));
+                }
+                Raw::Neg(v) => {
+                    let kind = ParseErrorKind::NumberOutOfRange {
+                        value: -i32::from(v),
                         side: n,
                     };
                     return Err((t.pos, kind));

@@ -93,6 +93,14 @@ pub(super) fn start_kind(line: &[u8], p: usize, shape: Option<Shape>) -> Start {
     if line[p] == b'|' {
         return Start::Grid;
     }
+    // A row of numbers that starts with a negative one (`-1 0 0 …`): a grid whose number is
+    // out of range, named once, rather than a bad line and a grid short of a row.
+    if line[p] == b'-'
+        && line.get(p + 1).is_some_and(u8::is_ascii_digit)
+        && super::grid::detect_mode(line, p) == super::grid::Entries::Numbers
+    {
+        return Start::Grid;
+    }
     let len = run_len(line, p);
     if is_board_len(len, shape) {
         return Start::OneLine(len);
