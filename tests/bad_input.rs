@@ -234,7 +234,7 @@ fn catalogue() -> Vec<Case> {
             format!("{T}\n"),
             &["--format", "fancy"],
             2,
-            "unknown format \"fancy\": expected line, grid or rows",
+            "unknown format \"fancy\": expected line, grid, rows or bands",
         ),
         case(
             "bad timeout",

@@ -25,6 +25,12 @@ const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧
 /// Run the tool with stdout and stderr on one pty of `COLS`×`ROWS`: (everything it wrote to
 /// the terminal, exit code).
 fn run_in_pty(args: &[&str]) -> (Vec<u8>, i32) {
+    run_in_pty_typed(args, None)
+}
+
+/// [`run_in_pty`] with stdin on the terminal too where `typed` is given: typed there, then
+/// Ctrl-D (end of input).
+fn run_in_pty_typed(args: &[&str], typed: Option<&str>) -> (Vec<u8>, i32) {
     // SAFETY: plain libc calls on a descriptor we own; every result is checked.
     let (master, slave_name) = unsafe {
         let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
@@ -62,11 +68,19 @@ fn run_in_pty(args: &[&str]) -> (Vec<u8>, i32) {
         .env("TERM", "xterm")
         // Draw the bar from the first tick, not after a second, so that short runs show it.
         .env("SUDOKU_ENUM_BAR_DELAY_MS", "0")
-        .stdin(Stdio::null())
+        .stdin(match typed {
+            Some(_) => Stdio::from(slave.try_clone().expect("dup")),
+            None => Stdio::null(),
+        })
         .stdout(slave.try_clone().expect("dup"))
         .stderr(slave)
         .spawn()
         .expect("start sudoku-enum");
+    if let Some(text) = typed {
+        let mut keys = master.try_clone().expect("dup");
+        keys.write_all(format!("{text}\n\x04").as_bytes())
+            .expect("type");
+    }
     // Read until every copy of the terminal side is closed (EIO on Linux), concurrently, so
     // that the child never blocks on a full pty.
     let reader = std::thread::spawn(move || {
@@ -317,5 +331,22 @@ fn candidates_results_survive_the_bar_at_80_columns() {
     assert!(
         summary.starts_with(&format!("candidates of {n} puzzles in ")),
         "the summary is the last line: {summary:?}"
+    );
+}
+
+/// Puzzles typed at a terminal: the tool asks first, as seed 000's program does.
+#[test]
+fn a_terminal_is_asked_for_a_puzzle() {
+    let puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let (raw, code) = run_in_pty_typed(&["solve", "-q"], Some(puzzle));
+    let text = String::from_utf8_lossy(&raw);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("Enter a Sudoku puzzle:"), "{text}");
+    assert!(
+        text.contains(
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+        ),
+        "{text}"
     );
 }

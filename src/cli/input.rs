@@ -2,7 +2,7 @@
 //! read errors and "no puzzle found" reported the same way by every subcommand.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use sudoku_enum::parse::{
@@ -26,6 +26,12 @@ pub fn display_name(path: &Path) -> String {
 /// Open an input for reading (`-` = stdin).
 pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     if path == Path::new("-") {
+        // Typed at a terminal: ask, as seed 000's program does.
+        if io::stdin().is_terminal() {
+            note(format_args!(
+                "Enter a Sudoku puzzle: one line, or a grid of rows (Ctrl-D to end)"
+            ));
+        }
         Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
     } else {
         let f = File::open(path)?;
