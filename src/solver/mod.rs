@@ -504,7 +504,7 @@ fn count_by_bands<S: Sink + Send>(
         return Some(stats);
     }
     shared.reset();
-    let best = choose_turn(puzzle, options).filter(|(nodes, ..)| *nodes <= plain_nodes);
+    let best = choose_turn(puzzle, options, shared).filter(|(nodes, ..)| *nodes <= plain_nodes);
     let Some((_, turned, mut plan)) = best else {
         // Counting by bands looks dearer than the plain search (sparse givens on boards whose
         // first band has many fillings): search plainly, as `CountBy::Search` does.
@@ -577,7 +577,7 @@ fn plain_attempt<E: Engine>(root: &E, shape: Shape, shared: &Shared) -> Attempt 
 /// all; then, while another turn's estimate is within one standard error of the best's (each
 /// side's error counted), those turns and the best get as many again, as long as the dives
 /// stay within [`ORIENT_SHARE`] of the best estimate and [`ORIENT_MOST`] in all.
-fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)> {
+fn choose_turn(puzzle: &Puzzle, options: &Options, shared: &Shared) -> Option<(f64, Puzzle, Plan)> {
     struct Turn {
         puzzle: Puzzle,
         plan: Option<Plan>,
@@ -617,7 +617,12 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)
     };
     // A first round of dives, then the turns far dearer than the best (by two standard errors
     // of each) are dropped before the rest get the full round.
+    // A timeout or Ctrl-C during the estimates (a dive of an empty 9×9 takes milliseconds):
+    // no turn, and the plain search that follows stops at once.
     for t in &mut turns {
+        if shared.must_stop() {
+            return None;
+        }
         dive(t, ORIENT_FIRST);
     }
     let best = &turns[least(&turns)?].estimate;
@@ -626,6 +631,9 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)
         turns.retain(|t| t.estimate.mean() - 2.0 * t.estimate.error() <= bound);
     }
     for t in &mut turns {
+        if shared.must_stop() {
+            return None;
+        }
         dive(t, ORIENT_PROBES - ORIENT_FIRST);
     }
     let mut spent = 0.0;
@@ -641,7 +649,7 @@ fn choose_turn(puzzle: &Puzzle, options: &Options) -> Option<(f64, Puzzle, Plan)
         let more = ((rivals.len() + 1) * ORIENT_PROBES) as f64 * DIVE_COST;
         let close = turns[best].estimate.fitted() && !rivals.is_empty();
         let budget = (ORIENT_SHARE * mean).min(ORIENT_MOST);
-        if !mean.is_finite() || !close || spent + more > budget {
+        if !mean.is_finite() || !close || spent + more > budget || shared.must_stop() {
             let t = turns.swap_remove(best);
             return match (mean.is_finite(), t.plan) {
                 (true, Some(plan)) => Some((mean / per_node(&t.estimate), t.puzzle, plan)),
@@ -1037,8 +1045,19 @@ mod tests {
         let p = nine(
             "...71.....................6....6........8.7..2..179..3.6.....5...8...6....26..8..",
         );
-        let (_, turned, _) = choose_turn(&p, &Options::default()).expect("three bands");
+        let (_, turned, _) = choose_turn(&p, &Options::default(), &Options::default().shared())
+            .expect("three bands");
         assert_eq!(turned, bands::orientations(&p)[1].apply(&p));
+        // Past the deadline (or cancelled), no estimate is made: no turn, and the plain
+        // search that follows stops at once (the dives of an empty 9×9 take milliseconds).
+        let late = Options {
+            deadline: Some(Instant::now()),
+            ..Options::default()
+        };
+        assert!(choose_turn(&p, &late, &late.shared()).is_none());
+        let empty = Puzzle::empty(Shape::NINE);
+        let o = count(&empty, &late);
+        assert_eq!(o.stopped, Some(StopReason::TimedOut));
     }
 
     /// The plain attempt on 9×9: a sparse puzzle whose tree the first stage shows to be far
