@@ -149,12 +149,19 @@ pub fn boxed_in(shape: Shape, values: &[u8], alphabet: Alphabet) -> String {
 mod tests {
     use super::*;
 
+    /// A solved 9×9 board written as 81 digits, as values.
+    fn values(solved: &str) -> Vec<u8> {
+        solved.bytes().map(|b| b - b'0').collect()
+    }
+
     #[test]
     fn bands_match_seed_003() {
-        let solved =
-            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-        let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
-        let text = bands(Shape::NINE, &values);
+        let text = bands(
+            Shape::NINE,
+            &values(
+                "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+            ),
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 11);
         assert_eq!(lines[0], "5 3 4 6 7 8 9 1 2");
@@ -167,10 +174,12 @@ mod tests {
 
     #[test]
     fn boxed_matches_seed_001() {
-        let solved =
-            "491685273627391854853472619189243765732569481564817392348156927916724538275938146";
-        let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
-        let text = boxed(Shape::NINE, &values);
+        let text = boxed(
+            Shape::NINE,
+            &values(
+                "491685273627391854853472619189243765732569481564817392348156927916724538275938146",
+            ),
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "  0 1 2  3 4 5  6 7 8");
         assert_eq!(lines[1], "+------+------+------+");

@@ -490,21 +490,16 @@ fn failed_writes_to_stderr_and_of_scripts_never_abort() {
 fn interrupt_keeps_whole_lines_and_reports_partial_count() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("band.txt");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-        .args(["dump", "--threads", "2", "-o"])
-        .arg(&out)
-        .arg(puzzle_path("first_band.txt"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let result = child.wait_with_output().unwrap();
+    let (out_arg, band) = (out.to_str().unwrap(), puzzle_path("first_band.txt"));
+    let args = [
+        "dump",
+        "--threads",
+        "2",
+        "-o",
+        out_arg,
+        band.to_str().unwrap(),
+    ];
+    let result = interrupted_after(&args, 700);
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert_eq!(result.status.code(), Some(130), "{stderr}");
     assert!(!out.exists(), "an interrupted dump must not look complete");
@@ -524,23 +519,30 @@ fn interrupt_keeps_whole_lines_and_reports_partial_count() {
 /// `split` of many parts stops at the first Ctrl-C (exit 130), writing no parts.
 #[test]
 fn interrupt_stops_a_long_split() {
+    let empty = puzzle_path("empty9x9.txt");
+    let args = ["split", "-q", "--parts", "1000000", empty.to_str().unwrap()];
+    let result = interrupted_after(&args, 500);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(130), "{stderr}");
+    assert!(result.stdout.is_empty());
+}
+
+/// The tool run with `args`, sent Ctrl-C (SIGINT) after `ms` milliseconds: what it wrote and
+/// how it ended.
+fn interrupted_after(args: &[&str], ms: u64) -> std::process::Output {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-        .args(["split", "-q", "--parts", "1000000"])
-        .arg(puzzle_path("empty9x9.txt"))
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::thread::sleep(std::time::Duration::from_millis(ms));
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let result = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(130), "{stderr}");
-    assert!(result.stdout.is_empty());
+    child.wait_with_output().unwrap()
 }
 
 #[test]
