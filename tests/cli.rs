@@ -422,14 +422,7 @@ fn broken_pipe_is_quiet() {
         ".".repeat(81),
         bin.display()
     );
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    bash_prints(&script, "0");
 }
 
 /// `/dev/full` (every write fails with ENOSPC) is Linux's; the test is compiled there only.
@@ -475,15 +468,25 @@ fn failed_writes_to_stderr_and_of_scripts_never_abort() {
         (format!("'{bin}' --help >/dev/full 2>/dev/null; echo $?"), "2"),
         (format!("'{bin}' --help | head -c 0; echo ${{PIPESTATUS[0]}}"), "0"),
     ] {
-        let out = std::process::Command::new("bash")
-            .arg("-c")
-            .arg(&script)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), want, "{script}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{script}: {stderr}");
+        bash_prints(&script, want);
     }
+}
+
+/// Run `script` with bash: it must print `want` (an exit status it echoes) and nothing may
+/// panic.
+fn bash_prints(script: &str, want: &str) {
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        want,
+        "{script}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{script}: {stderr}");
 }
 
 #[test]
