@@ -278,7 +278,24 @@ struct Ends {
     since: Vec<u64>,
 }
 
+/// Bytes that may be written and not yet on disk: the writer's buffer (64 KiB) and the batch
+/// that failed (at most 256 KiB, an ordered piece), with room to spare.
+const UNSURE: u64 = 1 << 20;
+
 impl Ends {
+    /// Forget the ends far enough behind `at` that the file surely holds them (a writer that
+    /// never catches up, so never flushes, would otherwise keep one end per batch).
+    fn forget_before(&mut self, at: u64) {
+        if self.since.len() >= 4096 {
+            let sure = at.saturating_sub(UNSURE);
+            let keep = self.since.partition_point(|&end| end <= sure);
+            if keep > 0 {
+                self.flushed = self.since[keep - 1];
+                self.since.drain(..keep);
+            }
+        }
+    }
+
     /// The last end at or before `len` bytes.
     fn whole(&self, len: u64) -> u64 {
         self.since
@@ -324,6 +341,7 @@ fn writer(
             result = out.write_all(&batch);
             at += batch.len() as u64;
             ends.since.push(at);
+            ends.forget_before(at);
         }
         if result.is_err() {
             // Keep draining so that workers never block on a dead writer.
@@ -587,6 +605,14 @@ mod tests {
         assert_eq!(ends.whole(44), 30);
         assert_eq!(ends.whole(45), 45);
         assert_eq!(ends.whole(19), 10);
+        // Many ends: those a mebibyte behind are forgotten, the last of them kept as sure.
+        let mut many = Ends::default();
+        for k in 1..=5000u64 {
+            many.since.push(k * 1000);
+            many.forget_before(k * 1000);
+        }
+        assert!(many.since.len() <= 4096 && many.flushed <= 5_000_000 - UNSURE);
+        assert_eq!(many.whole(4_999_999), 4_999_000);
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(&[b'x'; 37]).unwrap();
         keep_whole(&file, &ends).unwrap();
