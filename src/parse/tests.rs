@@ -529,7 +529,7 @@ fn number_out_of_range_then_recovers() {
 /// its grid, in the first row as in another; the grid is read whole and the next one follows.
 #[test]
 fn negative_numbers_are_out_of_range_once() {
-    for (row, column) in [("5 3 0 0 7 0 0 0 0", 1), ("6 0 0 1 9 5 0 0 0", 2)] {
+    for (row, line) in [("5 3 0 0 7 0 0 0 0", 1), ("6 0 0 1 9 5 0 0 0", 2)] {
         let bad = row.replacen('0', "-1", 1);
         let grid = number_grid(SEED003).replacen(row, &bad, 1);
         let at = bad.find('-').unwrap() + 1;
@@ -537,7 +537,7 @@ fn negative_numbers_are_out_of_range_once() {
             records(&format!("{grid}\n{}", number_grid(SEED004))),
             [
                 format!(
-                    "line {column}, column {at}: number -1 is out of range for a 9x9 board; \
+                    "line {line}, column {at}: number -1 is out of range for a 9x9 board; \
                      expected a number 0-9 (0 or '.' for an empty cell)"
                 ),
                 ok(11, SEED004),
