@@ -62,12 +62,7 @@ impl<R: BufRead> Reader<R> {
                 Scan::Puzzle(s, e) => {
                     json.pos = e + 1;
                     self.push_back();
-                    if let Some(variant) = self.variant_text(s, e) {
-                        return variant.map(Some);
-                    }
-                    let run: Vec<u8> = self.line[s..e].to_vec();
-                    let at: Vec<usize> = (s..e).collect();
-                    return self.read_cells(&run, &at, e).map(Some);
+                    return self.read_field(s, e).map(Some);
                 }
                 Scan::Skip(pos, kind) => {
                     self.push_back();

@@ -239,6 +239,17 @@ impl<R: BufRead> Reader<R> {
         self.error(pos, kind)
     }
 
+    /// The puzzle in a table's field `line[s..e]` (CSV, TSV, JSON): a variant's constraint
+    /// string or link, else a grid of that field's cells.
+    pub(super) fn read_field(&mut self, s: usize, e: usize) -> Result<Parsed, ReadError> {
+        if let Some(variant) = self.variant_text(s, e) {
+            return variant;
+        }
+        let run: Vec<u8> = self.line[s..e].to_vec();
+        let at: Vec<usize> = (s..e).collect();
+        self.read_cells(&run, &at, e)
+    }
+
     /// A one-line puzzle whose cells are not one run of the line (`+` marks dropped, as in
     /// HoDoKu's lines): `run[i]` is the byte at `at[i]`; `end` is where the field ends.
     pub(super) fn read_cells(

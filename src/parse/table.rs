@@ -119,12 +119,7 @@ impl<R: BufRead> Reader<R> {
                 };
                 return Err(self.error_at(self.line.len(), kind));
             };
-            if let Some(variant) = self.variant_text(s, e) {
-                return variant.map(Some);
-            }
-            let run: Vec<u8> = self.line[s..e].to_vec();
-            let at: Vec<usize> = (s..e).collect();
-            return self.read_cells(&run, &at, e).map(Some);
+            return self.read_field(s, e).map(Some);
         }
     }
 }
