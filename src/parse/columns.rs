@@ -128,15 +128,13 @@ pub(super) fn holds_puzzle(field: &[u8], shape: Option<Shape>) -> bool {
     let grid =
         !field.is_empty() && run_len(field, 0) == field.len() && is_board_len(field.len(), shape);
     // A link is a web address (a header's `fpuzzles_link` is not one).
-    let address = [&b"http"[..], b"www."]
-        .iter()
-        .any(|a| field.len() >= a.len() && field[..a.len()].eq_ignore_ascii_case(a));
-    grid || super::iss::is_constraint_string(field)
-        || (address
-            && std::str::from_utf8(field)
-                .ok()
-                .and_then(super::fpuzzles::link_payload)
-                .is_some_and(|payload| payload.is_ok()))
+    let link = || {
+        std::str::from_utf8(field).is_ok_and(|f| {
+            super::fpuzzles::is_web_address(f)
+                && super::fpuzzles::link_payload(f).is_some_and(|payload| payload.is_ok())
+        })
+    };
+    grid || super::iss::is_constraint_string(field) || link()
 }
 
 /// A table being read.

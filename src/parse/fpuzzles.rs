@@ -42,6 +42,13 @@ const IGNORED: &[&str] = &[
 /// The largest decompressed link read (characters).
 const MAX_JSON: usize = 16 << 20;
 
+/// Is `word` a web address (`https://…`, `www.…`)? Only such a word, in a table's field or
+/// after a name on a line, is read as a link.
+pub(crate) fn is_web_address(word: &str) -> bool {
+    let l = word.to_ascii_lowercase();
+    l.contains("://") || l.starts_with("www.")
+}
+
 /// The compressed f-puzzles JSON of a link, if `line` is one: after `?load=` (f-puzzles) or
 /// `fpuzzles` (SudokuPad, Cracking the Cryptic), up to the next `&`, `#` or blank, with `%XX`
 /// escapes decoded. `Some(Err)` for a puzzle link this reader cannot follow. The link is the
@@ -53,16 +60,12 @@ pub(crate) fn link_payload(line: &str) -> Option<Result<String, String>> {
         let l = lower(w);
         l.contains("?load=") || l.contains("fpuzzles") || l.starts_with("http")
     };
-    let is_address = |w: &str| {
-        let l = lower(w);
-        l.contains("://") || l.starts_with("www.")
-    };
     let mut words = line.split_whitespace();
     let first = words.next()?;
     let line = if is_link(first) {
         first
     } else {
-        words.find(|&w| is_address(w) && is_link(w))?
+        words.find(|&w| is_web_address(w) && is_link(w))?
     };
     let lower = line.to_ascii_lowercase();
     let start = if let Some(i) = lower.find("?load=") {
