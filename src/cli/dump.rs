@@ -377,6 +377,18 @@ struct Destination {
     repair: Option<fs::File>,
 }
 
+impl Destination {
+    /// Lines written as they go to `name` (stdout, a FIFO, a device): nothing to rename.
+    fn stream(name: String) -> Destination {
+        Destination {
+            target: None,
+            partial: None,
+            name,
+            repair: None,
+        }
+    }
+}
+
 fn open_destination(
     output: Option<&Path>,
     force: bool,
@@ -386,15 +398,7 @@ fn open_destination(
             1 << 16,
             TermOut::new(io::stdout()),
         ));
-        return Ok((
-            Destination {
-                target: None,
-                partial: None,
-                name: "standard output".into(),
-                repair: None,
-            },
-            out,
-        ));
+        return Ok((Destination::stream("standard output".into()), out));
     };
     let fail = |e: &dyn std::fmt::Display| Fatal::Message(format!("{}: {e}", path.display()));
     // Through a link to what it names.
@@ -410,17 +414,7 @@ fn open_destination(
                 .open(path)
                 .map_err(|e| fail(&e))?;
             let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(1 << 16, file));
-            let name = path.display().to_string();
-            let (target, partial) = (None, None);
-            return Ok((
-                Destination {
-                    target,
-                    partial,
-                    name,
-                    repair: None,
-                },
-                out,
-            ));
+            return Ok((Destination::stream(path.display().to_string()), out));
         }
         if !force {
             return Err(fail(&"already exists; pass --force to overwrite it"));
