@@ -15,7 +15,6 @@ use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{Alphabet, ParseError};
 use sudoku_enum::{search, setter, CollectSink, CountSink, Options, Progress, Puzzle, Verdict};
 
@@ -228,17 +227,7 @@ impl<W: Write> Printer<'_, W> {
                 // `solve` prints a line for every record, so that its output stays aligned
                 // with its input: the seeds' "Invalid input" for one it could not read.
                 if cfg.job == Job::Solve && !cfg.json {
-                    if cfg.layout == Layout::Bands {
-                        // Seed 003's message (and a blank line, as after its boards).
-                        writeln!(self.out, "Error\n")?;
-                    } else {
-                        let (line, column) = (e.line, e.column);
-                        writeln!(
-                            self.out,
-                            "Invalid input: {} (line {line}, column {column})",
-                            e.kind
-                        )?;
-                    }
+                    writeln!(self.out, "{}", report::unreadable_text(e, cfg.layout))?;
                 }
                 report_bad_in(&mut self.out, name, e, cfg.json)?;
                 if cfg.strict {

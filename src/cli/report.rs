@@ -6,7 +6,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
 use sudoku_enum::format::{render_in, Layout};
-use sudoku_enum::parse::Alphabet;
+use sudoku_enum::parse::{Alphabet, ParseError};
 use sudoku_enum::setter::{Minimality, Rating};
 use sudoku_enum::{Outcome, Puzzle, StopReason, Verdict};
 
@@ -266,7 +266,7 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
         (Some(s), Layout::Bands) => render_in(shape, s, layout, a.alphabet),
         (None, Layout::Bands) => match o.verdict() {
             Verdict::Unsolvable => "This board has not solution!.\n".to_string(),
-            Verdict::Invalid => "Error\n".to_string(),
+            Verdict::Invalid => SEED_003_ERROR.to_string(),
             _ => format!("Unknown ({})\n", stop_note(o.stopped)),
         },
         (Some(s), _) => format!(
@@ -295,6 +295,21 @@ fn solve_text(a: &Answer<'_>, layout: Layout) -> String {
             }
         }
     }
+}
+
+/// Seed 003's message for a board it cannot take (after a board, a blank line follows).
+const SEED_003_ERROR: &str = "Error\n";
+
+/// `solve`'s line for a record it could not read, so that its output stays aligned with its
+/// input: the seeds' "Invalid input", with where; seed 003's "Error" in the bands layout.
+pub fn unreadable_text(e: &ParseError, layout: Layout) -> String {
+    if layout == Layout::Bands {
+        return SEED_003_ERROR.to_string();
+    }
+    format!(
+        "Invalid input: {} (line {}, column {})",
+        e.kind, e.line, e.column
+    )
 }
 
 /// One JSON object per puzzle.
