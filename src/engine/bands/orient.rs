@@ -124,6 +124,16 @@ const OTHER_BANDS: Pricing = Pricing {
     fitted: false,
 };
 
+/// Whether the estimate of `plan` goes on below the next band ([`Estimate::deeper`]): four
+/// bands or more, three rows high (12×12 with 3×4 boxes, 15×15 with 3×5). Pricing only the
+/// next band, the estimates of sparse 12×12 and 15×15 counts came up to a hundred times below
+/// the time counting by bands took, which then took 5–30 s where the plain search took 0.1–0.5
+/// s. Boards of two-row bands keep the prices they were set with (8×8 with 2×4 boxes; the
+/// taller are left to the plain search, see `too_deep` in `src/solver/mod.rs`).
+fn deep(plan: &super::Plan) -> bool {
+    plan.bands > 3 && plan.rows > 2
+}
+
 impl Pricing {
     fn of(plan: &super::Plan) -> Pricing {
         if plan.bands == 3 {
@@ -150,6 +160,8 @@ pub(crate) struct Estimate {
     rng: crate::rng::SplitMix64,
     /// Whether the unit is the microsecond ([`THREE_BANDS`]).
     fitted: bool,
+    /// Whether the plan's bands below the next one are priced too ([`deep`]).
+    deep: bool,
     /// The ways of the second band's stacks its dives met (see [`super::Ways::small`]).
     ways: super::Ways,
 }
@@ -163,6 +175,7 @@ impl Estimate {
             dives: 0,
             rng: crate::rng::SplitMix64::new(seed),
             fitted: false,
+            deep: false,
             ways: super::Ways::small(),
         }
     }
@@ -200,6 +213,13 @@ impl Estimate {
         self.fitted
     }
 
+    /// Whether the estimate prices bands below the next one ([`Estimate::deeper`]): it counts
+    /// every boundary of theirs as new, where the table of counts below boundaries finds
+    /// some again.
+    pub(crate) fn deep(&self) -> bool {
+        self.deep
+    }
+
     /// `dives` more random dives from `root` (the turned puzzle's root state) under `plan`.
     pub(crate) fn dive<E: crate::engine::Engine>(
         &mut self,
@@ -211,6 +231,7 @@ impl Estimate {
         let n = plan.n;
         let price = Pricing::of(plan);
         self.fitted = price.fitted;
+        self.deep = deep(plan);
         let mut kids = Vec::new();
         let mut lists: Vec<Vec<u64>> = vec![Vec::new(); plan.rows];
         let full = crate::shape::all_digits(n);
@@ -256,7 +277,8 @@ impl Estimate {
                         };
                         let tail = price.tail
                             + price.combo * walk.combos
-                            + price.last_way * walk.last_ways;
+                            + price.last_way * walk.last_ways
+                            + self.deeper(plan, &rem, &lists);
                         cost += w * tail / shared;
                         break;
                     }
@@ -273,6 +295,62 @@ impl Estimate {
             }
             self.add(cost);
         }
+    }
+
+    /// The cost of the bands below the next one, for the plans that are [`deep`]: the dive goes on down the bands' tails, one
+    /// combination of the stacks' ways at each (a way per stack picked at random, the
+    /// combination's weight the product of the lists' lengths; one without arrangements ends
+    /// the dive), pricing each band's boundary and its combinations as the next band's are.
+    /// Unbiased for the tails without the table of counts below boundaries (which only saves):
+    /// `lists` are the next band's ways (band 1), `rem` the digits each column lacks above it.
+    fn deeper(&mut self, plan: &super::Plan, rem: &[u64; 64], lists: &[Vec<u64>]) -> f64 {
+        if !deep(plan) {
+            return 0.0;
+        }
+        let (n, cols, stride) = (plan.n, plan.cols, plan.stride());
+        let price = Pricing::of(plan);
+        let (mut rem, mut sets) = (*rem, [0u64; 64]);
+        let mut spans = [(0usize, 0usize); 8];
+        let (mut w, mut cost) = (1.0, 0.0);
+        for b in 2..plan.bands.saturating_sub(1) {
+            // A combination of band b - 1's ways.
+            for s in 0..plan.rows {
+                let list: &[u64] = if b == 2 {
+                    &lists[s]
+                } else {
+                    let (start, len) = spans[s];
+                    &self.ways.arena[start..start + len]
+                };
+                let k = list.len() / stride;
+                if k == 0 {
+                    return cost;
+                }
+                w *= k as f64;
+                let i = (self.rng.next_u64() % k as u64) as usize;
+                sets[s * cols..(s + 1) * cols]
+                    .copy_from_slice(&list[i * stride..i * stride + cols]);
+            }
+            if plan.arrangements(b - 1, &sets[..n]) == 0 {
+                return cost;
+            }
+            for c in 0..n {
+                rem[c] &= !sets[c];
+            }
+            // Band b's ways below it, remembered apart from the other bands' (their stacks
+            // are numbered on).
+            let mut combos = 1.0;
+            for (s, span) in spans[..plan.rows].iter_mut().enumerate() {
+                let c0 = s * cols;
+                *span =
+                    self.ways
+                        .get_or_make((b - 1) * plan.rows + s, &rem[c0..c0 + cols], |out| {
+                            plan.stack_choices(b, s, &rem[..n], out)
+                        });
+                combos *= (span.1 / stride) as f64;
+            }
+            cost += w * (price.tail + price.combo * combos);
+        }
+        cost
     }
 
     /// One dive's estimate.
