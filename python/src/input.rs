@@ -20,6 +20,19 @@ pub fn shape_arg(box_shape: Option<(usize, usize)>) -> PyResult<Option<Shape>> {
         .transpose()
 }
 
+/// The most worker threads a call may ask for, as the command line's `-j`.
+const MAX_THREADS: usize = 1024;
+
+/// The worker threads for `threads=` (None or 0: every core), at most [`MAX_THREADS`].
+pub fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(n) if n > MAX_THREADS => Err(PyValueError::new_err(format!(
+            "threads={n} is too many (at most {MAX_THREADS}; 0 or None: every core)"
+        ))),
+        _ => Ok(sudoku_enum::worker_threads(threads)),
+    }
+}
+
 fn options(shape: Option<Shape>) -> ParseOptions {
     ParseOptions {
         shape,
@@ -38,7 +51,8 @@ pub struct Texts {
     joined: Vec<u8>,
     /// Where each text ends in `joined`; the next starts one byte later.
     ends: Vec<usize>,
-    /// No text has a line end inside: `joined` has exactly one line per text.
+    /// No text has a line end inside (`joined` has exactly one line per text), nor a JSON
+    /// bracket (a JSON document's lines, one per text, would read as one document).
     one_line_each: bool,
 }
 
@@ -69,7 +83,9 @@ impl Texts {
             if !texts.ends.is_empty() {
                 texts.joined.push(b'\n');
             }
-            texts.one_line_each &= !text.iter().any(|&b| b == b'\n' || b == b'\r');
+            texts.one_line_each &= !text
+                .iter()
+                .any(|&b| matches!(b, b'\n' | b'\r' | b'[' | b'{'));
             texts.joined.extend_from_slice(text);
             texts.ends.push(texts.joined.len());
         }
@@ -84,20 +100,24 @@ impl Texts {
     /// Every text as one puzzle, or the first text (by position) that is not exactly one.
     ///
     /// One reader over all the lines, as the command line reads a file, when every text is one
-    /// line and the reader finds exactly one puzzle on each; otherwise (a text spread over
-    /// several lines, or an error) each text on its own, so that errors name the line and
-    /// column within their own text.
+    /// line (and no JSON) and the reader finds exactly one puzzle on each and nothing else;
+    /// otherwise (a text spread over several lines, a line with two puzzles, or an error) each
+    /// text on its own, so that errors name the line and column within their own text.
     pub fn parse(&self, shape: Option<Shape>) -> Result<Vec<Puzzle>, (usize, ReadError)> {
         let options = options(shape);
         if self.one_line_each {
             let mut puzzles = Vec::with_capacity(self.ends.len());
+            let mut one_each = true;
             for item in Reader::new(&self.joined[..], options) {
                 match item {
                     Ok(parsed) if parsed.line == puzzles.len() + 1 => puzzles.push(parsed.puzzle),
-                    _ => break,
+                    _ => {
+                        one_each = false;
+                        break;
+                    }
                 }
             }
-            if puzzles.len() == self.ends.len() {
+            if one_each && puzzles.len() == self.ends.len() {
                 return Ok(puzzles);
             }
         }

@@ -9,7 +9,9 @@ mod input;
 mod run;
 mod stream;
 
-use input::{batch_error, parse_text, rows_to_puzzles, shape_arg, shape_of_rows, Texts, CHUNK};
+use input::{
+    batch_error, parse_text, rows_to_puzzles, shape_arg, shape_of_rows, threads_arg, Texts, CHUNK,
+};
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -18,8 +20,7 @@ use pyo3::types::{PyList, PyString};
 use run::{on_worker, run_items};
 use std::ops::ControlFlow;
 use sudoku_enum::{
-    count as count_solutions, search, worker_threads, Options, Outcome, Puzzle, Shape, Sink,
-    Verdict,
+    count as count_solutions, search, Options, Outcome, Puzzle, Shape, Sink, Verdict,
 };
 
 /// Verdict codes, in the order of `VERDICTS`: a code below 3 is the number of solutions capped
@@ -89,7 +90,7 @@ fn count(
     threads: Option<usize>,
 ) -> PyResult<u128> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = worker_threads(threads);
+    let threads = threads_arg(threads)?;
     let outcomes = run_items(py, 1, limit, threads, |_, options| {
         count_solutions(&puzzle, options)
     })?;
@@ -106,7 +107,7 @@ fn solve(
     threads: Option<usize>,
 ) -> PyResult<Option<String>> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = worker_threads(threads);
+    let threads = threads_arg(threads)?;
     let answers = run_items(py, 1, Some(1), threads, |_, options| {
         first_solution(&puzzle, options)
     })?;
@@ -133,19 +134,21 @@ fn candidates(
         return Err(PyValueError::new_err("cap must be at least 1"));
     }
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    let threads = worker_threads(threads);
+    let threads = threads_arg(threads)?;
     let found = on_worker(py, None, threads, |options| {
         sudoku_enum::candidates(&puzzle, options, cap)
     })?;
     if !found.complete() {
         return Err(PyRuntimeError::new_err("the search stopped early"));
     }
+    // Digits as the puzzle's values: one less on a board whose values start at 0.
+    let below = 1 - puzzle.rules().map_or(1, |r| r.first_value());
     Ok((0..puzzle.shape().cells())
         .map(|cell| {
             found
                 .digits(cell)
                 .into_iter()
-                .map(|d| (d, found.count(cell, d)))
+                .map(|d| (d - below, found.count(cell, d)))
                 .collect()
         })
         .collect())
@@ -162,7 +165,7 @@ fn solutions(
     threads: Option<usize>,
 ) -> PyResult<stream::Solutions> {
     let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    stream::Solutions::start(puzzle, limit, worker_threads(threads))
+    stream::Solutions::start(puzzle, limit, threads_arg(threads)?)
 }
 
 /// Verdict codes of a list of puzzle texts.
@@ -198,7 +201,7 @@ fn check<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let codes = check_codes(py, puzzles, shape_arg(shape)?, worker_threads(threads))?;
+    let codes = check_codes(py, puzzles, shape_arg(shape)?, threads_arg(threads)?)?;
     let words = VERDICTS.map(|w| PyString::intern(py, w));
     PyList::new(py, codes.iter().map(|&c| &words[usize::from(c)]))
 }
@@ -235,7 +238,7 @@ fn check_array<'py>(
     threads: Option<usize>,
     solutions: bool,
 ) -> PyResult<CodesAndGrids<'py>> {
-    let threads = worker_threads(threads);
+    let threads = threads_arg(threads)?;
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut codes = Vec::with_capacity(rows);
@@ -284,7 +287,7 @@ fn solve_array<'py>(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let threads = worker_threads(threads);
+    let threads = threads_arg(threads)?;
     let rows = array.shape()[0];
     let width = array.shape()[1];
     let mut grids = vec![0u8; rows * width];
@@ -332,6 +335,13 @@ fn to_array<'py>(
             .detach(|| texts.parse(shape))
             .map_err(|e| batch_error(py, first, e))?;
         for (k, p) in chunk.iter().enumerate() {
+            if p.rules().is_some_and(|r| !r.is_empty()) {
+                return Err(PyValueError::new_err(format!(
+                    "puzzles[{}] has variant rules, pencil marks or values from 0, which an \
+                     array of givens cannot hold",
+                    first + k
+                )));
+            }
             let expected = *board.get_or_insert(p.shape());
             if p.shape() != expected {
                 return Err(PyValueError::new_err(format!(

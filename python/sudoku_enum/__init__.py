@@ -270,6 +270,8 @@ def to_array(puzzles: Iterable[str], *, box: Box = None) -> "npt.NDArray[np.uint
     >>> to_array(["1..." "...." "...." "...4"]).tolist()
     [[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]]
     """
+    import numpy  # noqa: F401  (an ImportError here where NumPy is missing)
+
     return _native.to_array(_puzzle_list(puzzles), box)
 
 

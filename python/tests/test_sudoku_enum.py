@@ -329,6 +329,40 @@ def test_candidates_unique_unsolvable_and_errors():
         se.candidates("1x" + "." * 79)
 
 
+def test_candidates_are_the_puzzles_values_where_they_start_at_0():
+    # A 6x6 variant with values 0-5: candidates name the values its solutions hold.
+    z = (".Shape~6x6~0-5.Cage~3~R1C1~R1C2.Cage~4~R6C1~R6C2.V~R4C5~R4C6"
+         ".~R1C5_3~R2C2_0~R2C4_2~R3C4_1~R4C3_2~R5C1_5~R5C3_1~R5C5_4")
+    tally = [dict() for _ in range(36)]
+    for s in se.solutions(z):
+        for cell, d in enumerate(s):
+            tally[cell][int(d)] = tally[cell].get(int(d), 0) + 1
+    assert tally[0] and se.candidates(z, cap=10**6) == tally
+
+
+def test_batches_take_one_puzzle_per_text():
+    p1, p2 = "1..4.........32.", "1234" + "." * 12
+    # A JSON document with two puzzles, or one cut across two texts, is not one puzzle a text.
+    for texts in (['["%s", "%s"]' % (p1, p2)], ['["%s",' % p1], ['["%s",' % p1, '"%s"]' % p2]):
+        with pytest.raises(se.ParseError):
+            se.check(texts)
+        with pytest.raises(se.ParseError):
+            se.to_array(texts)
+    assert se.check(['["%s"]' % p1, p2]) == ["unique", "multiple"]
+
+
+def test_arrays_refuse_what_they_cannot_hold_and_threads_are_bounded():
+    z = ".Shape~6x6~0-5.~R1C5_3~R2C2_0"
+    cage = ".Cage~10~R1C1~R1C2.~R1C3_3"
+    for puzzle in (z, cage):
+        with pytest.raises(ValueError, match="puzzles\\[1\\] has variant rules"):
+            se.to_array(["." * 36, puzzle])
+    with pytest.raises(ValueError, match="threads=1025 is too many"):
+        se.check([TOP1], threads=1025)
+    with pytest.raises(ValueError, match="threads=5000 is too many"):
+        se.count(TOP1, threads=5000)
+
+
 def test_solutions_is_lazy_and_stops_when_dropped():
     def running_after(seconds):
         deadline = time.monotonic() + seconds
