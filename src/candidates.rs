@@ -16,7 +16,7 @@ use crate::engine::select::runs_generic;
 use crate::engine::{Engine, EngineChoice};
 use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
-use crate::sink::{CollectSink, Sink, Stats};
+use crate::sink::{Sink, Stats};
 use crate::solver::ctx::FLUSH_EVERY;
 use crate::solver::parallel::on_workers;
 use crate::solver::{search, search_in, Options, StopReason};
@@ -122,17 +122,36 @@ impl Tally {
         if self.seen.contains(grid) {
             return false;
         }
-        let n = self.n;
-        for (cell, &v) in grid.iter().enumerate() {
-            let d = usize::from(v) - 1;
-            let c = &mut self.counts[cell * n + d];
-            *c = (*c + 1).min(self.cap);
-            if *c == self.cap {
-                self.full[cell] |= 1 << d;
-            }
-        }
+        self.count(grid);
         self.seen.insert(grid.to_vec());
         true
+    }
+
+    /// Count `grid`.
+    fn count(&mut self, grid: &[u8]) {
+        let n = self.n;
+        for (cell, &v) in grid.iter().enumerate() {
+            self.bump(cell * n + usize::from(v) - 1, 1);
+        }
+    }
+
+    /// Add the counts of one search's solutions (`counts`, as [`Grids`] makes them), which
+    /// no other search will find again (none follows).
+    fn absorb(&mut self, counts: &[u64]) {
+        for (i, &k) in counts.iter().enumerate() {
+            if k > 0 {
+                self.bump(i, k);
+            }
+        }
+    }
+
+    /// Add `k` to count `i` (`cell * N + d`), up to the cap.
+    fn bump(&mut self, i: usize, k: u64) {
+        let c = &mut self.counts[i];
+        *c = c.saturating_add(k).min(self.cap);
+        if *c == self.cap {
+            self.full[i / self.n] |= 1 << (i % self.n);
+        }
     }
 
     /// Whether digit index `d` of `cell` has been seen `cap` times.
@@ -199,6 +218,62 @@ impl Sink for Sweep<'_> {
                 false
             }
             None => true,
+        }
+    }
+}
+
+/// The solutions of a search side by side in one buffer (a large cap's millions of them are
+/// freed at once: one allocation each took a second to give back after Ctrl-C), and the count
+/// of each cell's digits over them, made as they come (counting them afterwards took as long).
+#[derive(Debug)]
+struct Grids {
+    cells: Vec<u8>,
+    /// `counts[cell * side + d - 1]`: the solutions with `d` in `cell`.
+    counts: Vec<u64>,
+    side: usize,
+}
+
+impl Grids {
+    fn new(shape: Shape) -> Grids {
+        Grids {
+            cells: Vec::new(),
+            counts: vec![0; shape.cells() * shape.side()],
+            side: shape.side(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        self.cells.chunks_exact(self.counts.len() / self.side)
+    }
+}
+
+impl Sink for Grids {
+    const NEEDS_GRID: bool = true;
+
+    fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
+        for (cell, &v) in grid.iter().enumerate() {
+            self.counts[cell * self.side + usize::from(v) - 1] += 1;
+        }
+        self.cells.extend_from_slice(grid);
+        ControlFlow::Continue(())
+    }
+
+    fn fork(&self, _piece: usize) -> Grids {
+        Grids {
+            cells: Vec::new(),
+            counts: vec![0; self.counts.len()],
+            side: self.side,
+        }
+    }
+
+    fn join(&mut self, _piece: usize, part: Grids) {
+        if self.cells.is_empty() {
+            self.cells = part.cells;
+        } else {
+            self.cells.extend_from_slice(&part.cells);
+        }
+        for (c, p) in self.counts.iter_mut().zip(&part.counts) {
+            *c += p;
         }
     }
 }
@@ -432,10 +507,10 @@ fn question(
     }
     let mut one_more = puzzle.clone();
     one_more.set(cell, d as u8 + 1);
-    let mut sink = CollectSink::default();
+    let mut sink = Grids::new(puzzle.shape());
     let asked = budgeted(&one_more, options, budget, &mut sink);
     let mut tally = lock(tally);
-    for g in &sink.solutions {
+    for g in sink.iter() {
         tally.add(g);
     }
     Some(asked)
@@ -524,7 +599,7 @@ pub(crate) fn candidates_with(
     let mut tally = Tally::new(shape, cap);
     // The first search: its solutions cover candidates; if it ends below the cap, it saw
     // every solution and every count is exact.
-    let mut sink = CollectSink::default();
+    let mut sink = Grids::new(shape);
     let first = search(puzzle, &each, &mut sink);
     result.searches += 1;
     result.stats += first.stats;
@@ -532,14 +607,21 @@ pub(crate) fn candidates_with(
         result.conflict = first.conflict;
         return result;
     }
-    for g in &sink.solutions {
-        tally.add(g);
-    }
     let exhausted = first.complete();
     if let (Some(reason), false) = (first.stopped, first.solutions >= u128::from(cap)) {
         result.stopped = Some(reason);
     }
-    if !exhausted && result.stopped.is_none() {
+    let more = !exhausted && result.stopped.is_none();
+    if more {
+        for g in sink.iter() {
+            tally.add(g);
+        }
+    } else {
+        // No search follows (every solution seen, or a timeout or Ctrl-C): the counts as they
+        // are (remembering millions of solutions, a large cap's, took seconds after Ctrl-C).
+        tally.absorb(&sink.counts);
+    }
+    if more {
         // The digits propagation leaves open: the only ones worth asking about.
         let open: Vec<(usize, usize)> = Generic::new(puzzle)
             .map(|g| g.candidate_masks())
