@@ -153,6 +153,12 @@ impl Solutions {
                 }
             }
         };
+        // A consumer in C (`list(it)`) never returns to the interpreter's loop, which looks
+        // for signals: look here (a flag's load when none came).
+        if let Err(e) = py.check_signals() {
+            self.set_state(State::Ready(rx));
+            return Err(e);
+        }
         // Most solutions are waiting already: no need to release the interpreter.
         match rx.try_recv() {
             Ok(item) => self.deliver(rx, Some(item)),

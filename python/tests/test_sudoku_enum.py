@@ -470,6 +470,21 @@ def test_ctrl_c_while_waiting_for_a_solution():
     assert took < 2.0
 
 
+@posix_only
+def test_ctrl_c_stops_a_consumer_in_c():
+    # list() takes the solutions without returning to the interpreter's loop.
+    out, err, took = run_and_interrupt("", 'list(se.solutions("." * 81, limit=10_000_000))')
+    assert "KeyboardInterrupt" in out, err
+    assert took < 2.0
+
+
+@posix_only
+def test_ctrl_c_stops_candidates_with_a_large_cap():
+    out, err, took = run_and_interrupt("", 'se.candidates("." * 81, cap=10**9, threads=1)', wait=2.0)
+    assert "KeyboardInterrupt" in out, err
+    assert took < 2.0
+
+
 def test_doctests():
     result = doctest.testmod(se)
     assert result.attempted > 10 and result.failed == 0
