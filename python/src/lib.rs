@@ -344,11 +344,12 @@ fn to_array<'py>(
             }
             let expected = *board.get_or_insert(p.shape());
             if p.shape() != expected {
+                let board = |s: Shape| format!("{0}x{0} board ({s} boxes)", s.side());
                 return Err(PyValueError::new_err(format!(
-                    "puzzles[{}] is a {} board but the others are {}: one array holds one shape",
+                    "puzzles[{}] is a {} but the others are {}: one array holds one shape",
                     first + k,
-                    p.shape(),
-                    expected
+                    board(p.shape()),
+                    board(expected)
                 )));
             }
             if cells.is_empty() {

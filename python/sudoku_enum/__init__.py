@@ -80,10 +80,31 @@ def _puzzle_list(puzzles: Iterable[str]) -> list[str]:
     return puzzles if isinstance(puzzles, list) else list(puzzles)
 
 
+_MAX_U64 = 2**64 - 1
+
+
 def _limit(limit: Optional[int]) -> Optional[int]:
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, got {limit}")
+    if limit is not None and limit > _MAX_U64:
+        raise ValueError(f"limit must be at most 2**64 - 1, got {limit}")
     return limit
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    if threads is not None and threads < 0:
+        raise ValueError(f"threads must be at least 0 (0 or None: every core), got {threads}")
+    return threads
+
+
+def _box(box: Box) -> Box:
+    if box is None:
+        return None
+    try:
+        rows, cols = box
+    except (TypeError, ValueError):
+        raise ValueError(f"box must be (rows, cols), got {box!r}") from None
+    return (rows, cols)
 
 
 def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = None) -> list[str]:
@@ -107,7 +128,7 @@ def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = N
     >>> check(["1..4.........32.", "1234" + "." * 12, "11" + "." * 14, "12.." "..3." "...." "...4"])
     ['unique', 'multiple', 'invalid', 'unsolvable']
     """
-    return _native.check(_puzzle_list(puzzles), box, threads)
+    return _native.check(_puzzle_list(puzzles), _box(box), _threads(threads))
 
 
 def count(
@@ -128,7 +149,7 @@ def count(
     >>> count("." * 81, limit=2)
     2
     """
-    return _native.count(puzzle, _limit(limit), box, threads)
+    return _native.count(puzzle, _limit(limit), _box(box), _threads(threads))
 
 
 def solve(puzzle: str, *, box: Box = None, threads: Optional[int] = None) -> Optional[str]:
@@ -139,7 +160,7 @@ def solve(puzzle: str, *, box: Box = None, threads: Optional[int] = None) -> Opt
     >>> solve("11" + "." * 14) is None
     True
     """
-    return _native.solve(puzzle, box, threads)
+    return _native.solve(puzzle, _box(box), _threads(threads))
 
 
 def candidates(
@@ -160,9 +181,12 @@ def candidates(
     >>> all(len(cell) == 1 for cell in candidates("1..4.........32."))
     True
     """
-    if cap < 1:
+    if cap is None or cap < 1:
         raise ValueError(f"cap must be at least 1, got {cap}")
-    return [dict(cell) for cell in _native.candidates(puzzle, cap, box, threads)]
+    if cap > _MAX_U64:
+        raise ValueError(f"cap must be at most 2**64 - 1, got {cap}")
+    cells = _native.candidates(puzzle, cap, _box(box), _threads(threads))
+    return [dict(cell) for cell in cells]
 
 
 def solutions(
@@ -185,7 +209,7 @@ def solutions(
     >>> with solutions("." * 81) as it:       # 6.67e21 grids: only those taken are found
     ...     first = next(it)
     """
-    return _native.solutions(puzzle, _limit(limit), box, threads)
+    return _native.solutions(puzzle, _limit(limit), _box(box), _threads(threads))
 
 
 def _rows(array: "npt.ArrayLike") -> "np.ndarray":
@@ -246,7 +270,9 @@ def check_array(
     >>> sols[0].tolist()
     [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
     """
-    codes, sols = _native.check_array(_rows(array), box, threads, return_solutions)
+    codes, sols = _native.check_array(
+        _rows(array), _box(box), _threads(threads), return_solutions
+    )
     if return_solutions and sols is not None:
         return codes, sols
     return codes
@@ -261,7 +287,7 @@ def solve_array(
     >>> solve_array(np.zeros((1, 16), dtype=np.uint8))[0].tolist()
     [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
     """
-    return _native.solve_array(_rows(array), box, threads)
+    return _native.solve_array(_rows(array), _box(box), _threads(threads))
 
 
 def to_array(puzzles: Iterable[str], *, box: Box = None) -> "npt.NDArray[np.uint8]":
@@ -272,7 +298,7 @@ def to_array(puzzles: Iterable[str], *, box: Box = None) -> "npt.NDArray[np.uint
     """
     import numpy  # noqa: F401  (an ImportError here where NumPy is missing)
 
-    return _native.to_array(_puzzle_list(puzzles), box)
+    return _native.to_array(_puzzle_list(puzzles), _box(box))
 
 
 def to_strings(array: "npt.ArrayLike", *, box: Box = None) -> list[str]:
@@ -281,4 +307,4 @@ def to_strings(array: "npt.ArrayLike", *, box: Box = None) -> list[str]:
     >>> to_strings([[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]])
     ['1..............4']
     """
-    return _native.to_strings(_rows(array), box)
+    return _native.to_strings(_rows(array), _box(box))

@@ -185,7 +185,7 @@ def test_wrong_types():
         se.check([TOP1, 5])
     with pytest.raises(TypeError):
         se.count(5)  # type: ignore[arg-type]
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="threads must be at least 0"):
         se.check([TOP1], threads=-1)
     with pytest.raises(ValueError, match="limit"):
         se.count(TOP1, limit=-1)
@@ -361,6 +361,24 @@ def test_arrays_refuse_what_they_cannot_hold_and_threads_are_bounded():
         se.check([TOP1], threads=1025)
     with pytest.raises(ValueError, match="threads=5000 is too many"):
         se.count(TOP1, threads=5000)
+
+
+def test_bad_arguments_are_named():
+    p1 = "1..4.........32."
+    with pytest.raises(ValueError, match="threads must be at least 0"):
+        se.count(p1, threads=-1)
+    with pytest.raises(ValueError, match="threads must be at least 0"):
+        se.check_array(se.to_array([p1]), threads=-1)
+    with pytest.raises(ValueError, match="box must be \\(rows, cols\\), got \\(2,\\)"):
+        se.count(p1, box=(2,))
+    assert se.count(p1, box=[2, 2]) == 1
+    with pytest.raises(ValueError, match="limit must be at most 2\\*\\*64 - 1"):
+        se.count(p1, limit=2**70)
+    with pytest.raises(ValueError, match="cap must be at least 1, got None"):
+        se.candidates(p1, cap=None)  # type: ignore[arg-type]
+    shapes = "puzzles\\[1\\] is a 4x4 board \\(2x2 boxes\\) but the others are 9x9"
+    with pytest.raises(ValueError, match=shapes):
+        se.to_array([TOP1, "." * 16])
 
 
 def test_solutions_is_lazy_and_stops_when_dropped():
