@@ -6,7 +6,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use std::ops::Range;
-use sudoku_enum::parse::{parse_one, ParseOptions, ReadError};
+use sudoku_enum::parse::{parse_one, parse_one_record, Alphabet, ParseOptions, ReadError};
+use sudoku_enum::rules::Rules;
 use sudoku_enum::{Puzzle, Reader, Shape};
 
 /// Puzzles copied out of Python and answered together: memory stays bounded for any batch, and
@@ -43,6 +44,23 @@ fn options(shape: Option<Shape>) -> ParseOptions {
 /// One puzzle from its text, in any layout the library reads.
 pub fn parse_text(py: Python<'_>, text: &str, shape: Option<Shape>) -> PyResult<Puzzle> {
     parse_one(text, &options(shape)).map_err(|e| read_error(py, &e, None))
+}
+
+/// [`parse_text`], with the alphabet to write its solutions in: the one it was written in
+/// (letters A-P stay letters), or hex digits where its values start at 0, as the command line
+/// writes them.
+pub fn parse_text_answered(
+    py: Python<'_>,
+    text: &str,
+    shape: Option<Shape>,
+) -> PyResult<(Puzzle, Alphabet)> {
+    let parsed = parse_one_record(text, &options(shape)).map_err(|e| read_error(py, &e, None))?;
+    let alphabet = if parsed.puzzle.rules().is_some_and(Rules::zero_based) {
+        Alphabet::Hex
+    } else {
+        parsed.alphabet
+    };
+    Ok((parsed.puzzle, alphabet))
 }
 
 /// The texts of a slice of a Python list of puzzles, copied out of their strings.

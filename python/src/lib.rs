@@ -10,7 +10,8 @@ mod run;
 mod stream;
 
 use input::{
-    batch_error, parse_text, rows_to_puzzles, shape_arg, shape_of_rows, threads_arg, Texts, CHUNK,
+    batch_error, parse_text, parse_text_answered, rows_to_puzzles, shape_arg, shape_of_rows,
+    threads_arg, Texts, CHUNK,
 };
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -106,7 +107,7 @@ fn solve(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<Option<String>> {
-    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let (puzzle, alphabet) = parse_text_answered(py, puzzle, shape_arg(shape)?)?;
     let threads = threads_arg(threads)?;
     let answers = run_items(py, 1, Some(1), threads, |_, options| {
         first_solution(&puzzle, options)
@@ -115,7 +116,7 @@ fn solve(
         .into_iter()
         .next()
         .and_then(|(_, grid)| grid)
-        .map(|grid| puzzle.solution_line(&grid)))
+        .map(|grid| alphabet.line(&grid)))
 }
 
 /// The true candidates of one puzzle: for each cell (row-major) the digits that appear in some
@@ -164,8 +165,8 @@ fn solutions(
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> PyResult<stream::Solutions> {
-    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
-    stream::Solutions::start(puzzle, limit, threads_arg(threads)?)
+    let (puzzle, alphabet) = parse_text_answered(py, puzzle, shape_arg(shape)?)?;
+    stream::Solutions::start(puzzle, alphabet, limit, threads_arg(threads)?)
 }
 
 /// Verdict codes of a list of puzzle texts.

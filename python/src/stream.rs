@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Mutex;
+use sudoku_enum::parse::Alphabet;
 use sudoku_enum::{search, Cancel, FnSink, Options, Puzzle};
 
 /// Solutions the worker may have found and the reader not yet taken.
@@ -41,8 +42,14 @@ pub struct Solutions {
 }
 
 impl Solutions {
-    /// Start the worker for `puzzle`, stopping after `limit` solutions, with `threads` workers.
-    pub fn start(puzzle: Puzzle, limit: Option<u64>, threads: usize) -> PyResult<Solutions> {
+    /// Start the worker for `puzzle`, stopping after `limit` solutions, with `threads` workers;
+    /// the solutions written in `alphabet`.
+    pub fn start(
+        puzzle: Puzzle,
+        alphabet: Alphabet,
+        limit: Option<u64>,
+        threads: usize,
+    ) -> PyResult<Solutions> {
         let (tx, rx) = mpsc::sync_channel::<Item>(AHEAD);
         let cancel = Cancel::new();
         let flag = cancel.clone();
@@ -51,7 +58,7 @@ impl Solutions {
             .name("sudoku-enum-solutions".into())
             .stack_size(sudoku_enum::SEARCH_STACK)
             .spawn(move || {
-                if let Err(message) = produce(&puzzle, limit, threads, &flag, &tx) {
+                if let Err(message) = produce(&puzzle, alphabet, limit, threads, &flag, &tx) {
                     let _ = tx.send(Err(message));
                 }
                 drop(tx);
@@ -79,6 +86,7 @@ impl Solutions {
 /// (or panicked).
 fn produce(
     puzzle: &Puzzle,
+    alphabet: Alphabet,
     limit: Option<u64>,
     threads: usize,
     cancel: &Cancel,
@@ -92,13 +100,11 @@ fn produce(
     };
     let run = || {
         let tx = tx.clone();
-        let mut sink = FnSink(
-            move |grid: &[u8]| match tx.send(Ok(puzzle.solution_line(grid))) {
-                Ok(()) => ControlFlow::Continue(()),
-                // The iterator is gone.
-                Err(_) => ControlFlow::Break(()),
-            },
-        );
+        let mut sink = FnSink(move |grid: &[u8]| match tx.send(Ok(alphabet.line(grid))) {
+            Ok(()) => ControlFlow::Continue(()),
+            // The iterator is gone.
+            Err(_) => ControlFlow::Break(()),
+        });
         search(puzzle, &options, &mut sink);
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -363,6 +363,21 @@ def test_arrays_refuse_what_they_cannot_hold_and_threads_are_bounded():
         se.count(TOP1, threads=5000)
 
 
+def test_solutions_are_written_in_the_puzzles_alphabet():
+    # letters A-P for 1..16, as puzzles/formats/letters16.txt (the CLI answers in them too)
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "puzzles", "formats", "letters16.txt")
+    letters = next(l.strip() for l in open(path) if l.strip() and not l.startswith("#"))
+    solved = se.solve(letters)
+    assert solved is not None and set(solved) == set("ABCDEFGHIJKLMNOP")
+    assert all(g == "." or g == s for g, s in zip(letters, solved))
+    assert next(se.solutions(letters)) == solved
+    assert se.count(solved) == 1
+    # the same puzzle in the standard alphabet answers in it
+    standard = "".join("." if c == "." else "123456789ABCDEFG"[ord(c) - 65] for c in letters)
+    assert se.solve(standard) == "".join("123456789ABCDEFG"[ord(c) - 65] for c in solved)
+
+
 def test_bad_arguments_are_named():
     p1 = "1..4.........32."
     with pytest.raises(ValueError, match="threads must be at least 0"):

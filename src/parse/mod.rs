@@ -119,4 +119,4 @@ pub use alphabet::Alphabet;
 pub use bytes::cell_value;
 pub use columns::{Column, ColumnName, TableFormat};
 pub use error::{Expected, Found, GridEnd, LineKind, ParseError, ParseErrorKind, ReadError};
-pub use reader::{parse_one, ParseOptions, Parsed, Reader, DEFAULT_MAX_LINE_LEN};
+pub use reader::{parse_one, parse_one_record, ParseOptions, Parsed, Reader, DEFAULT_MAX_LINE_LEN};

@@ -708,6 +708,12 @@ impl<R: BufRead> Iterator for Reader<R> {
 /// second puzzle follows, the first record's error when it is bad, or the error of whatever
 /// bad text follows the puzzle.
 pub fn parse_one(text: &str, options: &ParseOptions) -> Result<Puzzle, ReadError> {
+    parse_one_record(text, options).map(|parsed| parsed.puzzle)
+}
+
+/// [`parse_one`] with the alphabet the puzzle was written in (to write its answers in), and its
+/// line.
+pub fn parse_one_record(text: &str, options: &ParseOptions) -> Result<Parsed, ReadError> {
     let mut reader = Reader::new(text.as_bytes(), *options);
     let first = match reader.next() {
         Some(result) => result?,
@@ -722,7 +728,7 @@ pub fn parse_one(text: &str, options: &ParseOptions) -> Result<Puzzle, ReadError
         }
     };
     match reader.next() {
-        None => Ok(first.puzzle),
+        None => Ok(first),
         Some(Ok(extra)) => {
             let kind = ParseErrorKind::ExtraPuzzle {
                 first_line: first.line,
