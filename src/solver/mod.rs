@@ -417,7 +417,8 @@ const ORIENT_PROBES: usize = 24;
 const DEEP_PROBES: usize = 96;
 
 /// Dives per orientation before the turns far dearer than the best are dropped (see
-/// [`choose_turn`]; on boards of three bands, whose estimates are fitted). Of the six turns
+/// [`choose_turn`]; where the estimates are fitted, boards of three bands, or go on below the
+/// next band, [`Estimate::deep`]). Of the six turns
 /// of a sparse 9×9 puzzle none to four are dropped (about two on average): on 60 sparse
 /// puzzles with 10⁴–5·10⁷ solutions no count took 0.1% more instructions (callgrind), and
 /// they took 1–1.6% fewer in all (up to 11% on the smaller counts).
@@ -589,9 +590,10 @@ fn plain_attempt<E: Engine>(root: &E, shape: Shape, shared: &Shared) -> Attempt 
 /// and its plan (without keys, see [`Plan::unkeyed`]); `None` when none can be counted so.
 /// Every turn gets [`ORIENT_FIRST`] dives; the turns whose estimate exceeds the best's by more
 /// than two standard errors (each side's) are dropped, and the rest get [`ORIENT_PROBES`] in
-/// all; then, while another turn's estimate is within one standard error of the best's (each
-/// side's error counted), those turns and the best get as many again, as long as the dives
-/// stay within [`ORIENT_SHARE`] of the best estimate and [`ORIENT_MOST`] in all.
+/// all ([`DEEP_PROBES`] where the estimates go on below the next band); then, while another
+/// turn's estimate is within one standard error of the best's (each side's error counted),
+/// those turns and the best get as many again, as long as the dives stay within
+/// [`ORIENT_SHARE`] of the best estimate and [`ORIENT_MOST`] in all.
 /// Turns whose bands are two rows high and five or more (10×10 with 2×5 boxes, 12×12 with
 /// 2×6, and larger): the dives price only the next band, and below it each of four or more
 /// bands multiplies the work unseen. On 33 sparse 10×10 and 12×12 puzzles (10–10⁶ solutions)

@@ -297,12 +297,13 @@ impl Estimate {
         }
     }
 
-    /// The cost of the bands below the next one, for the plans that are [`deep`]: the dive goes on down the bands' tails, one
-    /// combination of the stacks' ways at each (a way per stack picked at random, the
-    /// combination's weight the product of the lists' lengths; one without arrangements ends
-    /// the dive), pricing each band's boundary and its combinations as the next band's are.
-    /// Unbiased for the tails without the table of counts below boundaries (which only saves):
-    /// `lists` are the next band's ways (band 1), `rem` the digits each column lacks above it.
+    /// The cost of the bands below the next one, for the plans that are [`deep`] (0 for the
+    /// others): the dive goes on down the bands' tails, one combination of the stacks' ways at
+    /// each (a way per stack picked at random, the combination's weight the product of the
+    /// lists' lengths; one without arrangements ends the dive), pricing each band's boundary
+    /// and its combinations as the next band's are. Unbiased for the tails without the table
+    /// of counts below boundaries (which only saves): `lists` are the next band's ways (band
+    /// 1), `rem` the digits each column lacks above it.
     fn deeper(&mut self, plan: &super::Plan, rem: &[u64; 64], lists: &[Vec<u64>]) -> f64 {
         if !deep(plan) {
             return 0.0;
