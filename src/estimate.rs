@@ -67,13 +67,15 @@ impl Default for EstimateOptions {
 /// The result of [`estimate`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
-    /// Estimated number of solutions (unbiased).
+    /// Estimated number of solutions (unbiased); infinite (and so are [`Estimate::ci95`] and
+    /// [`Estimate::std_error`]) where it lies beyond an `f64` (above 1.8·10^308), never NaN.
     pub solutions: f64,
     /// 95% confidence interval of the solution count (normal approximation, lower end ≥ 0).
     pub ci95: (f64, f64),
     /// Standard error of [`Estimate::solutions`].
     pub std_error: f64,
-    /// Estimated search-tree size in nodes, dead ends included (the engines' `nodes` counter).
+    /// Estimated search-tree size in nodes, dead ends included (the engines' `nodes` counter);
+    /// infinite (with [`Estimate::nodes_ci95`]) beyond an `f64`.
     pub nodes: f64,
     /// 95% confidence interval of the tree size.
     pub nodes_ci95: (f64, f64),
@@ -318,6 +320,17 @@ fn estimate_engine<E: Engine>(
     est.ci95 = ((est.solutions - half).max(0.0), est.solutions + half);
     let half_n = 1.96 * var_n.sqrt();
     est.nodes_ci95 = ((est.nodes - half_n).max(1.0), est.nodes + half_n);
+    // Beyond a 64-bit float (the empty 25×25 has about 4·10^308 grids): the probes' products
+    // overflow and their moments turn NaN. Infinite then, never NaN.
+    if !(est.solutions.is_finite() && est.std_error.is_finite()) {
+        est.solutions = f64::INFINITY;
+        est.std_error = f64::INFINITY;
+        est.ci95 = (f64::INFINITY, f64::INFINITY);
+    }
+    if !(est.nodes.is_finite() && var_n.is_finite()) {
+        est.nodes = f64::INFINITY;
+        est.nodes_ci95 = (f64::INFINITY, f64::INFINITY);
+    }
     Ok(est)
 }
 

@@ -403,6 +403,26 @@ fn estimate_cli_reports_the_count_and_a_prediction() {
     assert!(out.contains("counted exactly: 288 solutions"), "{out}");
 }
 
+/// The empty 25×25 has about 4·10^308 grids, beyond a 64-bit float: its estimate said
+/// "about NaN solutions" (JSON `null` with a lower bound of 0) and exited 0. It now says so.
+#[test]
+fn estimates_beyond_a_float_say_so() {
+    let empty = format!("{}\n", ".".repeat(625));
+    let args = ["estimate", "-q", "--samples", "20", "--calibrate", "0"];
+    let (code, out, err) = run(&args, &empty);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("more than 1.8e308 solutions (beyond a 64-bit float;"),
+        "{out}"
+    );
+    assert!(!out.contains("NaN"), "{out}");
+    let (code, out, err) = run(&[&args[..], &["--json"]].concat(), &empty);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["overflow"], true, "{out}");
+    assert!(v["solutions"].is_null() && v["ci95"][0].is_null(), "{out}");
+}
+
 /// The empty 9×9: 6.67·10²¹ solutions, centuries to count.
 fn empty9() -> String {
     ".".repeat(81)

@@ -48,10 +48,31 @@ fn share(f: f64) -> String {
 
 /// A count in 4 significant digits: `28200960` stays as is below 10^7, else `6.671e21`.
 pub fn sci(x: f64) -> String {
-    if x.abs() < 1e7 {
+    if !x.is_finite() {
+        // An estimate beyond a 64-bit float (see `Estimate::solutions`).
+        "more than 1.8e308".to_string()
+    } else if x.abs() < 1e7 {
         format!("{}", x.round())
     } else {
         format!("{x:.3e}")
+    }
+}
+
+/// An estimated number: `about 1.234e40`, or `more than 1.8e308` beyond a 64-bit float.
+fn about(x: f64) -> String {
+    if x.is_finite() {
+        format!("about {}", sci(x))
+    } else {
+        sci(x)
+    }
+}
+
+/// A 95% confidence interval, or what is known where the estimate is beyond a 64-bit float.
+fn ci((low, high): (f64, f64)) -> String {
+    if low.is_finite() {
+        format!("95% CI {} .. {}", sci(low), sci(high))
+    } else {
+        "beyond a 64-bit float".to_string()
     }
 }
 
@@ -178,6 +199,10 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 m.insert("source".into(), json!(source));
                 m.insert("puzzle".into(), json!(puzzle.to_text()));
                 m.insert("box".into(), json!(puzzle.shape().to_string()));
+                if !est.solutions.is_finite() {
+                    // `null` counts: beyond a 64-bit float, which JSON numbers are read into.
+                    m.insert("overflow".into(), json!(true));
+                }
                 m.insert("solutions".into(), json!(est.solutions));
                 m.insert("ci95".into(), json!([est.ci95.0, est.ci95.1]));
                 m.insert("std_error".into(), json!(est.std_error));
@@ -208,12 +233,11 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     format!("{source}: exactly {}", plural(est.solutions, "solution"))
                 } else {
                     format!(
-                        "{source}: about {} solutions (95% CI {} .. {}; {} probes), about {} nodes",
-                        sci(est.solutions),
-                        sci(est.ci95.0),
-                        sci(est.ci95.1),
+                        "{source}: {} solutions ({}; {} probes), {} nodes",
+                        about(est.solutions),
+                        ci(est.ci95),
                         est.samples,
-                        sci(est.nodes)
+                        about(est.nodes)
                     )
                 };
                 match (&trial, exact) {
@@ -389,11 +413,10 @@ fn watch(shared: &Watched, threads: usize, engine: EngineChoice) {
             None => "its time unknown (no measurable share of the tree done yet)".to_string(),
         };
         note(format_args!(
-            "sudoku-enum: {source}: a long count: about {} solutions (95% CI {} .. {}), {time}, \
-             judged after {:.0} s; counting on (Ctrl-C stops it and prints the count so far)",
-            sci(est.solutions),
-            sci(est.ci95.0),
-            sci(est.ci95.1),
+            "sudoku-enum: {source}: a long count: {} solutions ({}), {time}, judged after {:.0} \
+             s; counting on (Ctrl-C stops it and prints the count so far)",
+            about(est.solutions),
+            ci(est.ci95),
             started.elapsed().as_secs_f64()
         ));
     }
