@@ -223,27 +223,37 @@ impl Sink for Sweep<'_> {
 }
 
 /// The solutions of a search side by side in one buffer (a large cap's millions of them are
-/// freed at once: one allocation each took a second to give back after Ctrl-C), and the count
-/// of each cell's digits over them, made as they come (counting them afterwards took as long).
+/// freed at once: one allocation each took a second to give back after Ctrl-C), and, for the
+/// first search, the count of each cell's digits over them, made as they come (counting them
+/// afterwards took as long).
 #[derive(Debug)]
 struct Grids {
     cells: Vec<u8>,
-    /// `counts[cell * side + d - 1]`: the solutions with `d` in `cell`.
+    /// `counts[cell * side + d - 1]`: the solutions with `d` in `cell`; empty where not kept.
     counts: Vec<u64>,
+    /// Cells of a grid.
+    width: usize,
     side: usize,
 }
 
 impl Grids {
-    fn new(shape: Shape) -> Grids {
+    /// For a board of `shape`, counting its digits when `counting`.
+    fn new(shape: Shape, counting: bool) -> Grids {
+        let counts = if counting {
+            vec![0; shape.cells() * shape.side()]
+        } else {
+            Vec::new()
+        };
         Grids {
             cells: Vec::new(),
-            counts: vec![0; shape.cells() * shape.side()],
+            counts,
+            width: shape.cells(),
             side: shape.side(),
         }
     }
 
     fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        self.cells.chunks_exact(self.counts.len() / self.side)
+        self.cells.chunks_exact(self.width)
     }
 }
 
@@ -251,8 +261,10 @@ impl Sink for Grids {
     const NEEDS_GRID: bool = true;
 
     fn solution(&mut self, grid: &[u8]) -> ControlFlow<()> {
-        for (cell, &v) in grid.iter().enumerate() {
-            self.counts[cell * self.side + usize::from(v) - 1] += 1;
+        if !self.counts.is_empty() {
+            for (cell, &v) in grid.iter().enumerate() {
+                self.counts[cell * self.side + usize::from(v) - 1] += 1;
+            }
         }
         self.cells.extend_from_slice(grid);
         ControlFlow::Continue(())
@@ -262,6 +274,7 @@ impl Sink for Grids {
         Grids {
             cells: Vec::new(),
             counts: vec![0; self.counts.len()],
+            width: self.width,
             side: self.side,
         }
     }
@@ -507,7 +520,7 @@ fn question(
     }
     let mut one_more = puzzle.clone();
     one_more.set(cell, d as u8 + 1);
-    let mut sink = Grids::new(puzzle.shape());
+    let mut sink = Grids::new(puzzle.shape(), false);
     let asked = budgeted(&one_more, options, budget, &mut sink);
     let mut tally = lock(tally);
     for g in sink.iter() {
@@ -599,7 +612,7 @@ pub(crate) fn candidates_with(
     let mut tally = Tally::new(shape, cap);
     // The first search: its solutions cover candidates; if it ends below the cap, it saw
     // every solution and every count is exact.
-    let mut sink = Grids::new(shape);
+    let mut sink = Grids::new(shape, true);
     let first = search(puzzle, &each, &mut sink);
     result.searches += 1;
     result.stats += first.stats;
