@@ -278,7 +278,7 @@ impl Estimate {
                         let tail = price.tail
                             + price.combo * walk.combos
                             + price.last_way * walk.last_ways
-                            + self.deeper(plan, &rem, &lists);
+                            + self.deeper(plan, price, &rem, &lists);
                         cost += w * tail / shared;
                         break;
                     }
@@ -298,18 +298,23 @@ impl Estimate {
     }
 
     /// The cost of the bands below the next one, for the plans that are [`deep`] (0 for the
-    /// others): the dive goes on down the bands' tails, one combination of the stacks' ways at
+    /// others; `price` is the plan's [`Pricing`], both set by [`Estimate::dive`]): the dive goes on down the bands' tails, one combination of the stacks' ways at
     /// each (a way per stack picked at random, the combination's weight the product of the
     /// lists' lengths; one without arrangements ends the dive), pricing each band's boundary
     /// and its combinations as the next band's are. Unbiased for the tails without the table
     /// of counts below boundaries (which only saves): `lists` are the next band's ways (band
     /// 1), `rem` the digits each column lacks above it.
-    fn deeper(&mut self, plan: &super::Plan, rem: &[u64; 64], lists: &[Vec<u64>]) -> f64 {
-        if !deep(plan) {
+    fn deeper(
+        &mut self,
+        plan: &super::Plan,
+        price: Pricing,
+        rem: &[u64; 64],
+        lists: &[Vec<u64>],
+    ) -> f64 {
+        if !self.deep {
             return 0.0;
         }
         let (n, cols, stride) = (plan.n, plan.cols, plan.stride());
-        let price = Pricing::of(plan);
         let (mut rem, mut sets) = (*rem, [0u64; 64]);
         let mut spans = [(0usize, 0usize); 8];
         let (mut w, mut cost) = (1.0, 0.0);
