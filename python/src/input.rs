@@ -34,16 +34,31 @@ pub fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-fn options(shape: Option<Shape>) -> ParseOptions {
-    ParseOptions {
-        shape,
+/// The alphabet given as `alphabet=` (the names the command line's `--alphabet` takes).
+pub fn alphabet_arg(alphabet: Option<&str>) -> PyResult<Option<Alphabet>> {
+    alphabet
+        .map(|a| {
+            a.parse::<Alphabet>()
+                .map_err(|e| PyValueError::new_err(format!("alphabet: {e}")))
+        })
+        .transpose()
+}
+
+/// How texts are read: `box=` and `alphabet=` (each recognised from the text when `None`).
+pub fn reading(
+    box_shape: Option<(usize, usize)>,
+    alphabet: Option<&str>,
+) -> PyResult<ParseOptions> {
+    Ok(ParseOptions {
+        shape: shape_arg(box_shape)?,
+        alphabet: alphabet_arg(alphabet)?,
         ..ParseOptions::default()
-    }
+    })
 }
 
 /// One puzzle from its text, in any layout the library reads.
-pub fn parse_text(py: Python<'_>, text: &str, shape: Option<Shape>) -> PyResult<Puzzle> {
-    parse_one(text, &options(shape)).map_err(|e| read_error(py, &e, None))
+pub fn parse_text(py: Python<'_>, text: &str, options: &ParseOptions) -> PyResult<Puzzle> {
+    parse_one(text, options).map_err(|e| read_error(py, &e, None))
 }
 
 /// [`parse_text`], with the alphabet to write its solutions in: the one it was written in
@@ -52,9 +67,9 @@ pub fn parse_text(py: Python<'_>, text: &str, shape: Option<Shape>) -> PyResult<
 pub fn parse_text_answered(
     py: Python<'_>,
     text: &str,
-    shape: Option<Shape>,
+    options: &ParseOptions,
 ) -> PyResult<(Puzzle, Alphabet)> {
-    let parsed = parse_one_record(text, &options(shape)).map_err(|e| read_error(py, &e, None))?;
+    let parsed = parse_one_record(text, options).map_err(|e| read_error(py, &e, None))?;
     let alphabet = if parsed.puzzle.rules().is_some_and(Rules::zero_based) {
         Alphabet::Hex
     } else {
@@ -121,12 +136,11 @@ impl Texts {
     /// line (and no JSON) and the reader finds exactly one puzzle on each and nothing else;
     /// otherwise (a text spread over several lines, a line with two puzzles, or an error) each
     /// text on its own, so that errors name the line and column within their own text.
-    pub fn parse(&self, shape: Option<Shape>) -> Result<Vec<Puzzle>, (usize, ReadError)> {
-        let options = options(shape);
+    pub fn parse(&self, options: &ParseOptions) -> Result<Vec<Puzzle>, (usize, ReadError)> {
         if self.one_line_each {
             let mut puzzles = Vec::with_capacity(self.ends.len());
             let mut one_each = true;
-            for item in Reader::new(&self.joined[..], options) {
+            for item in Reader::new(&self.joined[..], *options) {
                 match item {
                     Ok(parsed) if parsed.line == puzzles.len() + 1 => puzzles.push(parsed.puzzle),
                     _ => {
@@ -142,7 +156,7 @@ impl Texts {
         (0..self.ends.len())
             .map(|k| {
                 let text = String::from_utf8_lossy(self.text(k));
-                parse_one(&text, &options).map_err(|e| (k, e))
+                parse_one(&text, options).map_err(|e| (k, e))
             })
             .collect()
     }

@@ -10,8 +10,8 @@ mod run;
 mod stream;
 
 use input::{
-    batch_error, parse_text, parse_text_answered, rows_to_puzzles, shape_arg, shape_of_rows,
-    threads_arg, Texts, CHUNK,
+    alphabet_arg, batch_error, parse_text, parse_text_answered, reading, rows_to_puzzles,
+    shape_arg, shape_of_rows, threads_arg, Texts, CHUNK,
 };
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -20,6 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use run::{on_worker, run_items};
 use std::ops::ControlFlow;
+use sudoku_enum::parse::ParseOptions;
 use sudoku_enum::{
     count as count_solutions, search, Options, Outcome, Puzzle, Shape, Sink, Verdict,
 };
@@ -82,15 +83,16 @@ fn first_solution(puzzle: &Puzzle, options: &Options) -> (Outcome, Option<Vec<u8
 
 /// Count the solutions of one puzzle, up to `limit`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, limit=None, shape=None, threads=None))]
+#[pyo3(signature = (puzzle, limit=None, shape=None, threads=None, alphabet=None))]
 fn count(
     py: Python<'_>,
     puzzle: &str,
     limit: Option<u64>,
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
+    alphabet: Option<&str>,
 ) -> PyResult<u128> {
-    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let puzzle = parse_text(py, puzzle, &reading(shape, alphabet)?)?;
     let threads = threads_arg(threads)?;
     let outcomes = run_items(py, 1, limit, threads, |_, options| {
         count_solutions(&puzzle, options)
@@ -100,14 +102,15 @@ fn count(
 
 /// The first solution of one puzzle as a line, or None.
 #[pyfunction]
-#[pyo3(signature = (puzzle, shape=None, threads=None))]
+#[pyo3(signature = (puzzle, shape=None, threads=None, alphabet=None))]
 fn solve(
     py: Python<'_>,
     puzzle: &str,
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
+    alphabet: Option<&str>,
 ) -> PyResult<Option<String>> {
-    let (puzzle, alphabet) = parse_text_answered(py, puzzle, shape_arg(shape)?)?;
+    let (puzzle, alphabet) = parse_text_answered(py, puzzle, &reading(shape, alphabet)?)?;
     let threads = threads_arg(threads)?;
     let answers = run_items(py, 1, Some(1), threads, |_, options| {
         first_solution(&puzzle, options)
@@ -123,18 +126,19 @@ fn solve(
 /// solution, each with the number of solutions through it counted up to `cap`. Every cell's
 /// list is empty when the puzzle has no solution (or clashing givens).
 #[pyfunction]
-#[pyo3(signature = (puzzle, cap=8, shape=None, threads=None))]
+#[pyo3(signature = (puzzle, cap=8, shape=None, threads=None, alphabet=None))]
 fn candidates(
     py: Python<'_>,
     puzzle: &str,
     cap: u64,
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
+    alphabet: Option<&str>,
 ) -> PyResult<Vec<Vec<(u8, u64)>>> {
     if cap == 0 {
         return Err(PyValueError::new_err("cap must be at least 1"));
     }
-    let puzzle = parse_text(py, puzzle, shape_arg(shape)?)?;
+    let puzzle = parse_text(py, puzzle, &reading(shape, alphabet)?)?;
     let threads = threads_arg(threads)?;
     let found = on_worker(py, None, threads, |options| {
         sudoku_enum::candidates(&puzzle, options, cap)
@@ -157,15 +161,16 @@ fn candidates(
 
 /// A lazy iterator over the solutions of one puzzle, as lines.
 #[pyfunction]
-#[pyo3(signature = (puzzle, limit=None, shape=None, threads=1))]
+#[pyo3(signature = (puzzle, limit=None, shape=None, threads=1, alphabet=None))]
 fn solutions(
     py: Python<'_>,
     puzzle: &str,
     limit: Option<u64>,
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
+    alphabet: Option<&str>,
 ) -> PyResult<stream::Solutions> {
-    let (puzzle, alphabet) = parse_text_answered(py, puzzle, shape_arg(shape)?)?;
+    let (puzzle, alphabet) = parse_text_answered(py, puzzle, &reading(shape, alphabet)?)?;
     stream::Solutions::start(puzzle, alphabet, limit, threads_arg(threads)?)
 }
 
@@ -173,7 +178,7 @@ fn solutions(
 fn check_codes(
     py: Python<'_>,
     puzzles: &Bound<'_, PyList>,
-    shape: Option<Shape>,
+    options: &ParseOptions,
     threads: usize,
 ) -> PyResult<Vec<u8>> {
     let n = puzzles.len();
@@ -181,7 +186,7 @@ fn check_codes(
     for first in (0..n).step_by(CHUNK) {
         let texts = Texts::copy(puzzles, first..n.min(first + CHUNK))?;
         let chunk = py
-            .detach(|| texts.parse(shape))
+            .detach(|| texts.parse(options))
             .map_err(|e| batch_error(py, first, e))?;
         let outcomes = run_items(py, chunk.len(), Some(2), threads, |i, options| {
             count_solutions(&chunk[i], options)
@@ -195,14 +200,16 @@ fn check_codes(
 
 /// The verdict of each puzzle of a list of texts, as words.
 #[pyfunction]
-#[pyo3(signature = (puzzles, shape=None, threads=None))]
+#[pyo3(signature = (puzzles, shape=None, threads=None, alphabet=None))]
 fn check<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyList>,
     shape: Option<(usize, usize)>,
     threads: Option<usize>,
+    alphabet: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let codes = check_codes(py, puzzles, shape_arg(shape)?, threads_arg(threads)?)?;
+    let options = reading(shape, alphabet)?;
+    let codes = check_codes(py, puzzles, &options, threads_arg(threads)?)?;
     let words = VERDICTS.map(|w| PyString::intern(py, w));
     PyList::new(py, codes.iter().map(|&c| &words[usize::from(c)]))
 }
@@ -320,20 +327,21 @@ fn grid_array(
 
 /// Puzzle texts as a (n, N*N) uint8 array, 0 for an empty cell.
 #[pyfunction]
-#[pyo3(signature = (puzzles, shape=None))]
+#[pyo3(signature = (puzzles, shape=None, alphabet=None))]
 fn to_array<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyList>,
     shape: Option<(usize, usize)>,
+    alphabet: Option<&str>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let shape = shape_arg(shape)?;
+    let options = reading(shape, alphabet)?;
     let n = puzzles.len();
-    let mut board: Option<Shape> = shape;
+    let mut board: Option<Shape> = options.shape;
     let mut cells = Vec::new();
     for first in (0..n).step_by(CHUNK) {
         let texts = Texts::copy(puzzles, first..n.min(first + CHUNK))?;
         let chunk = py
-            .detach(|| texts.parse(shape))
+            .detach(|| texts.parse(&options))
             .map_err(|e| batch_error(py, first, e))?;
         for (k, p) in chunk.iter().enumerate() {
             if p.rules().is_some_and(|r| !r.is_empty()) {
@@ -363,16 +371,31 @@ fn to_array<'py>(
     grid_array(py, n, width, cells)
 }
 
-/// The rows of a (n, N*N) uint8 array as puzzle lines ('.' for empty).
+/// The rows of a (n, N*N) uint8 array as puzzle lines ('.' for empty), in `alphabet` when
+/// given.
 #[pyfunction]
-#[pyo3(signature = (array, shape=None))]
+#[pyo3(signature = (array, shape=None, alphabet=None))]
 fn to_strings(
     array: PyReadonlyArray2<'_, u8>,
     shape: Option<(usize, usize)>,
+    alphabet: Option<&str>,
 ) -> PyResult<Vec<String>> {
+    let alphabet = alphabet_arg(alphabet)?;
+    if let Some(a) = alphabet {
+        let side = shape_of_rows(array.shape()[1], shape_arg(shape)?)?.side();
+        if side > a.max_side() {
+            return Err(PyValueError::new_err(format!(
+                "alphabet: {a} writes boards up to {0}x{0}, not {side}x{side}",
+                a.max_side()
+            )));
+        }
+    }
     let mut lines = Vec::with_capacity(array.shape()[0]);
     for_row_chunks(&array, shape, |_, chunk| {
-        lines.extend(chunk.iter().map(Puzzle::to_line));
+        match alphabet {
+            Some(a) => lines.extend(chunk.iter().map(|p| a.line(p.cells()))),
+            None => lines.extend(chunk.iter().map(Puzzle::to_line)),
+        }
         Ok(())
     })?;
     Ok(lines)

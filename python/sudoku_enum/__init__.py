@@ -107,7 +107,13 @@ def _box(box: Box) -> Box:
     return (rows, cols)
 
 
-def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = None) -> list[str]:
+def check(
+    puzzles: Iterable[str],
+    *,
+    box: Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
+) -> list[str]:
     """The verdict of each puzzle: ``"unique"``, ``"multiple"``, ``"unsolvable"`` or ``"invalid"``.
 
     Each puzzle is counted up to 2 solutions, as ``sudoku-enum check`` does. The GIL is released
@@ -120,6 +126,10 @@ def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = N
             puzzles without comment lines.
         box: ``(rows, cols)`` of a box, for shapes the size does not tell.
         threads: worker threads (default, or 0: every core).
+        alphabet: the characters of digits on boards above 9x9, as the command line's
+            ``--alphabet``: ``"1-9A-Z"`` (``0`` or ``.`` empty), ``"0-F"`` (hex: ``0`` is 1,
+            ``.`` empty), ``"A-Z"`` (``A`` is 1) or ``"numbers"``; recognised when ``None``
+            (the same for every function that reads puzzle texts).
 
     Raises:
         ParseError: a puzzle could not be read (``index`` says which).
@@ -128,7 +138,7 @@ def check(puzzles: Iterable[str], *, box: Box = None, threads: Optional[int] = N
     >>> check(["1..4.........32.", "1234" + "." * 12, "11" + "." * 14, "12.." "..3." "...." "...4"])
     ['unique', 'multiple', 'invalid', 'unsolvable']
     """
-    return _native.check(_puzzle_list(puzzles), _box(box), _threads(threads))
+    return _native.check(_puzzle_list(puzzles), _box(box), _threads(threads), alphabet)
 
 
 def count(
@@ -137,6 +147,7 @@ def count(
     *,
     box: Box = None,
     threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
 ) -> int:
     """The number of solutions of ``puzzle``, exactly; with ``limit``, at most ``limit``.
 
@@ -149,22 +160,35 @@ def count(
     >>> count("." * 81, limit=2)
     2
     """
-    return _native.count(puzzle, _limit(limit), _box(box), _threads(threads))
+    return _native.count(puzzle, _limit(limit), _box(box), _threads(threads), alphabet)
 
 
-def solve(puzzle: str, *, box: Box = None, threads: Optional[int] = None) -> Optional[str]:
+def solve(
+    puzzle: str,
+    *,
+    box: Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
+) -> Optional[str]:
     """The first solution of ``puzzle`` as a line of N*N characters, or ``None`` if it has none.
+
+    The solution is written in the puzzle's alphabet (``alphabet``, or the one recognised).
 
     >>> solve("1..4.........32.")
     '1234341221434321'
     >>> solve("11" + "." * 14) is None
     True
     """
-    return _native.solve(puzzle, _box(box), _threads(threads))
+    return _native.solve(puzzle, _box(box), _threads(threads), alphabet)
 
 
 def candidates(
-    puzzle: str, cap: int = 8, *, box: Box = None, threads: Optional[int] = None
+    puzzle: str,
+    cap: int = 8,
+    *,
+    box: Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
 ) -> list[dict[int, int]]:
     """The true candidates of ``puzzle``: for each cell (row-major), the digits that appear in at
     least one solution, each with the number of solutions through it, counted up to ``cap``
@@ -185,7 +209,7 @@ def candidates(
         raise ValueError(f"cap must be at least 1, got {cap}")
     if cap > _MAX_U64:
         raise ValueError(f"cap must be at most 2**64 - 1, got {cap}")
-    cells = _native.candidates(puzzle, cap, _box(box), _threads(threads))
+    cells = _native.candidates(puzzle, cap, _box(box), _threads(threads), alphabet)
     return [dict(cell) for cell in cells]
 
 
@@ -195,6 +219,7 @@ def solutions(
     *,
     box: Box = None,
     threads: int = 1,
+    alphabet: Optional[str] = None,
 ) -> Solutions:
     """A lazy iterator over the solutions of ``puzzle`` (lines of N*N characters).
 
@@ -209,7 +234,7 @@ def solutions(
     >>> with solutions("." * 81) as it:       # 6.67e21 grids: only those taken are found
     ...     first = next(it)
     """
-    return _native.solutions(puzzle, _limit(limit), _box(box), _threads(threads))
+    return _native.solutions(puzzle, _limit(limit), _box(box), _threads(threads), alphabet)
 
 
 def _rows(array: "npt.ArrayLike") -> "np.ndarray":
@@ -290,7 +315,9 @@ def solve_array(
     return _native.solve_array(_rows(array), _box(box), _threads(threads))
 
 
-def to_array(puzzles: Iterable[str], *, box: Box = None) -> "npt.NDArray[np.uint8]":
+def to_array(
+    puzzles: Iterable[str], *, box: Box = None, alphabet: Optional[str] = None
+) -> "npt.NDArray[np.uint8]":
     """Puzzle texts as an (n, N*N) uint8 array, 0 for an empty cell (all must be one shape).
 
     >>> to_array(["1..." "...." "...." "...4"]).tolist()
@@ -298,13 +325,16 @@ def to_array(puzzles: Iterable[str], *, box: Box = None) -> "npt.NDArray[np.uint
     """
     import numpy  # noqa: F401  (an ImportError here where NumPy is missing)
 
-    return _native.to_array(_puzzle_list(puzzles), _box(box))
+    return _native.to_array(_puzzle_list(puzzles), _box(box), alphabet)
 
 
-def to_strings(array: "npt.ArrayLike", *, box: Box = None) -> list[str]:
-    """The rows of an (n, N*N) array as puzzle lines, ``.`` for an empty cell.
+def to_strings(
+    array: "npt.ArrayLike", *, box: Box = None, alphabet: Optional[str] = None
+) -> list[str]:
+    """The rows of an (n, N*N) array as puzzle lines, ``.`` for an empty cell, in ``alphabet``
+    (as ``check``'s; default ``"1-9A-Z"``).
 
     >>> to_strings([[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]])
     ['1..............4']
     """
-    return _native.to_strings(_rows(array), _box(box))
+    return _native.to_strings(_rows(array), _box(box), alphabet)

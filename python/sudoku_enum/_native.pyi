@@ -32,16 +32,38 @@ class Solutions(Iterator[str]):
     def __exit__(self, exc_type: object, exc: object, tb: object) -> bool: ...
 
 def count(
-    puzzle: str, limit: Optional[int] = None, shape: _Box = None, threads: Optional[int] = None
+    puzzle: str,
+    limit: Optional[int] = None,
+    shape: _Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
 ) -> int: ...
-def solve(puzzle: str, shape: _Box = None, threads: Optional[int] = None) -> Optional[str]: ...
+def solve(
+    puzzle: str,
+    shape: _Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
+) -> Optional[str]: ...
 def candidates(
-    puzzle: str, cap: int = 8, shape: _Box = None, threads: Optional[int] = None
+    puzzle: str,
+    cap: int = 8,
+    shape: _Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
 ) -> List[List[Tuple[int, int]]]: ...
 def solutions(
-    puzzle: str, limit: Optional[int] = None, shape: _Box = None, threads: Optional[int] = 1
+    puzzle: str,
+    limit: Optional[int] = None,
+    shape: _Box = None,
+    threads: Optional[int] = 1,
+    alphabet: Optional[str] = None,
 ) -> Solutions: ...
-def check(puzzles: List[str], shape: _Box = None, threads: Optional[int] = None) -> List[str]: ...
+def check(
+    puzzles: List[str],
+    shape: _Box = None,
+    threads: Optional[int] = None,
+    alphabet: Optional[str] = None,
+) -> List[str]: ...
 def check_array(
     array: npt.NDArray[np.uint8],
     shape: _Box = None,
@@ -51,6 +73,10 @@ def check_array(
 def solve_array(
     array: npt.NDArray[np.uint8], shape: _Box = None, threads: Optional[int] = None
 ) -> npt.NDArray[np.uint8]: ...
-def to_array(puzzles: List[str], shape: _Box = None) -> npt.NDArray[np.uint8]: ...
-def to_strings(array: npt.NDArray[np.uint8], shape: _Box = None) -> List[str]: ...
+def to_array(
+    puzzles: List[str], shape: _Box = None, alphabet: Optional[str] = None
+) -> npt.NDArray[np.uint8]: ...
+def to_strings(
+    array: npt.NDArray[np.uint8], shape: _Box = None, alphabet: Optional[str] = None
+) -> List[str]: ...
 def _running_streams() -> int: ...

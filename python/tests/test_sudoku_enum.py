@@ -378,6 +378,34 @@ def test_solutions_are_written_in_the_puzzles_alphabet():
     assert se.solve(standard) == "".join("123456789ABCDEFG"[ord(c) - 65] for c in solved)
 
 
+def test_hex_puzzles_are_read_with_an_alphabet():
+    # puzzles/formats/hex16.txt: the 16x16 of puzzles/big16.txt, line 4, in 0-F ('0' is 1)
+    here = os.path.dirname(os.path.abspath(__file__))
+    formats = os.path.join(here, "..", "..", "puzzles", "formats")
+    hexed = next(l.strip() for l in open(os.path.join(formats, "hex16.txt")) if l[:1] not in "#\n")
+    standard = "".join("." if c == "." else "123456789ABCDEFG"[int(c, 16)] for c in hexed)
+    # without the alphabet the '0's cannot be placed: the error asks for one
+    with pytest.raises(se.ParseError, match="alphabet"):
+        se.check([hexed])
+    assert se.check([hexed, hexed], alphabet="0-F") == ["unique", "unique"]
+    assert se.count(hexed, alphabet="hex") == 1
+    solved = se.solve(hexed, alphabet="0-F")
+    assert solved is not None and set(solved) == set("0123456789ABCDEF")
+    assert all(g == "." or g == s for g, s in zip(hexed, solved))
+    assert next(se.solutions(hexed, alphabet="0-F")) == solved
+    assert se.solve(standard) == "".join("123456789ABCDEFG"[int(c, 16)] for c in solved)
+    marks = se.candidates(hexed, alphabet="0-F")
+    assert [list(m) for m in marks] == [[int(c, 16) + 1] for c in solved]
+    arr = se.to_array([hexed], alphabet="0-F")
+    assert (arr == se.to_array([standard])).all()
+    assert se.to_strings(arr, alphabet="0-F") == [hexed]
+    assert se.to_strings(arr) == [standard]
+    with pytest.raises(ValueError, match="alphabet: .*0-F"):
+        se.check([hexed], alphabet="base64")
+    with pytest.raises(ValueError, match="alphabet: A-Z writes boards up to 52x52, not 64x64"):
+        se.to_strings(np.zeros((1, 64**2), dtype=np.uint8), alphabet="A-Z")
+
+
 def test_bad_arguments_are_named():
     p1 = "1..4.........32."
     with pytest.raises(ValueError, match="threads must be at least 0"):
