@@ -11,7 +11,11 @@ use std::ops::{AddAssign, ControlFlow};
 /// when the piece is done (or abandoned after a stop). Pieces are numbered in search order, and
 /// finish in any order; a sink that does not need them in order ([`Sink::IN_ORDER`]) may see
 /// them numbered in the order the workers took them (a search split as it goes, for puzzles
-/// with variant rules).
+/// with variant rules). A search on several threads first tries the puzzle on the calling
+/// thread alone; the solutions of that try go to the sink passed to `search` itself, before
+/// any `fork` (most puzzles never split). After a `Break`, other workers may still deliver a
+/// few solutions before they see the stop; to stop after N in all, count in a shared atomic
+/// or, simpler, set [`Options::limit`](crate::Options::limit), which is exact.
 pub trait Sink {
     /// `false` lets the engine count solutions without materialising grids
     /// (it then calls [`Sink::count`] instead of [`Sink::solution`]).

@@ -144,7 +144,8 @@ pub enum Verdict {
     Unsolvable,
     /// Givens clash in a row, column or box.
     Invalid,
-    /// The search was cut short (timeout, Ctrl-C) before the verdict was known.
+    /// The search stopped (a limit below 2, the sink, a timeout, Ctrl-C) before the verdict
+    /// was known.
     Unknown,
 }
 
@@ -167,8 +168,9 @@ impl Outcome {
         self.stopped.is_none()
     }
 
-    /// The verdict: complete searches and limit stops are decisive; other stops are only
-    /// decisive once two solutions were seen.
+    /// The verdict: a complete search is decisive; a stopped one (a limit, the sink, a timeout,
+    /// Ctrl-C) only once two solutions were seen (`Multiple`), else `Unknown` (a limit of 1
+    /// proves nothing about a second solution).
     pub fn verdict(&self) -> Verdict {
         if self.conflict.is_some() {
             return Verdict::Invalid;
@@ -737,10 +739,14 @@ fn run_engine<E: Engine, S: Sink + Send>(
     };
     shared.set_node_budget(budget);
     if shared.stopped() != Some(StopReason::Budget) || try_nodes == budget {
+        let mut tried = tried;
         let mut flow = ControlFlow::Continue(());
-        for g in &grids {
+        for (i, g) in grids.iter().enumerate() {
             flow = sink.solution(g);
             if flow.is_break() {
+                // The sink took these and no more (the one it stopped at counts, as in a
+                // serial search): the outcome says so, not what the try found.
+                tried.solutions = i as u128 + 1;
                 break;
             }
         }
@@ -902,6 +908,47 @@ mod tests {
             .map(|b| if b == b'.' || b == b'0' { 0 } else { b - b'0' })
             .collect();
         Puzzle::new(Shape::NINE, cells).unwrap()
+    }
+
+    /// A sink that stops at its first solution took one, on any number of threads: the
+    /// outcome of a split search whose serial try finished (the try's solutions are handed to
+    /// the sink afterwards) says so too, not what the try found.
+    #[test]
+    fn a_sink_that_stops_is_counted_as_it_took() {
+        struct First(u32);
+        impl Sink for First {
+            const NEEDS_GRID: bool = true;
+            fn solution(&mut self, _: &[u8]) -> ControlFlow<()> {
+                self.0 += 1;
+                ControlFlow::Break(())
+            }
+            fn fork(&self, _: usize) -> First {
+                First(0)
+            }
+            fn join(&mut self, _: usize, part: First) {
+                self.0 += part.0;
+            }
+        }
+        let two = nine(
+            "....34.255..8.2473.4..59.61......58.63...814...8.4..3....487.56..592....2.7...39.",
+        );
+        let pool = test_pool(2);
+        for p in [two, Puzzle::empty(Shape::new(2, 2).unwrap())] {
+            for threads in [1, 2] {
+                let options = Options {
+                    threads,
+                    ..Options::default()
+                };
+                let mut sink = First(0);
+                let out = pool.install(|| search(&p, &options, &mut sink));
+                assert_eq!(sink.0, 1, "threads {threads}");
+                assert_eq!(
+                    (out.solutions, out.stopped, out.verdict()),
+                    (1, Some(StopReason::Sink), Verdict::Unknown),
+                    "threads {threads}"
+                );
+            }
+        }
     }
 
     #[test]
