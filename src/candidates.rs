@@ -58,9 +58,18 @@ impl Candidates {
     }
 
     /// Solutions with `digit` (1..=N) in `cell` (row-major index): exact below the cap,
-    /// the cap when there are at least that many; 0 when `digit` is not a true candidate.
+    /// the cap when there are at least that many; 0 when `digit` is not a true candidate,
+    /// or not a digit of the board (0, or above N).
+    ///
+    /// # Panics
+    /// When `cell` is not a cell of the board (N² or more), as an index out of bounds.
     pub fn count(&self, cell: usize, digit: u8) -> u64 {
-        self.counts[cell * self.shape.side() + usize::from(digit) - 1]
+        let n = self.shape.side();
+        assert!(cell < n * n, "cell {cell} of a board of {} cells", n * n);
+        match usize::from(digit) {
+            d @ 1.. if d <= n => self.counts[cell * n + d - 1],
+            _ => 0,
+        }
     }
 
     /// The true candidates of `cell` as a bit mask (bit `d - 1` for digit `d`).
@@ -735,6 +744,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Digits outside 1..=N have no solutions through them (the count of digit N + 1 read
+    /// the next cell's digit 1).
+    #[test]
+    fn digits_off_the_board_count_nothing() {
+        let p = Puzzle::new(
+            Shape::new(2, 2).unwrap(),
+            vec![1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        )
+        .unwrap();
+        let c = candidates(&p, &Options::default(), 8);
+        assert_eq!((c.count(0, 1), c.count(2, 3), c.count(2, 1)), (8, 8, 0));
+        assert_eq!((c.count(0, 0), c.count(1, 5), c.count(15, 255)), (0, 0, 0));
+        assert_eq!(c.digits(2), [3, 4]);
     }
 
     /// On three workers (searches split after a serial try of a few nodes), a classic 9×9
