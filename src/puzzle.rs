@@ -55,6 +55,10 @@ pub enum PuzzleError {
         /// N.
         side: usize,
     },
+    /// Variant rules that do not fit the board ([`Rules::validate`]'s message, which names
+    /// the rule).
+    #[error("{0}")]
+    Rules(String),
 }
 
 impl Puzzle {
@@ -108,9 +112,25 @@ impl Puzzle {
         }
     }
 
-    /// This puzzle with variant rules (none when `rules` is empty). The rules must fit the
-    /// shape ([`Rules::validate`]; the parsers check it).
-    pub fn with_rules(mut self, rules: Rules) -> Puzzle {
+    /// This puzzle with variant rules (none when `rules` is empty), once they are checked
+    /// against its shape ([`Rules::validate`]: cells on the board, regions of N cells,
+    /// neighbours where a rule wants them, digits in range).
+    ///
+    /// ```
+    /// use sudoku_enum::rules::{Rule, Rules};
+    /// use sudoku_enum::{Puzzle, Shape};
+    /// let mut rules = Rules::new();
+    /// rules.push(Rule::Cage { cells: vec![0, 1, 200], sum: Some(5) });
+    /// let four = Puzzle::empty(Shape::new(2, 2).unwrap());
+    /// assert!(four.with_rules(rules).is_err()); // cell 200 is not on a 4x4 board
+    /// ```
+    pub fn with_rules(self, rules: Rules) -> Result<Puzzle, PuzzleError> {
+        rules.validate(self.shape).map_err(PuzzleError::Rules)?;
+        Ok(self.with_checked_rules(rules))
+    }
+
+    /// [`Puzzle::with_rules`] for rules already checked against the shape (the parsers').
+    pub(crate) fn with_checked_rules(mut self, rules: Rules) -> Puzzle {
         debug_assert!(rules.validate(self.shape).is_ok());
         self.rules = (!rules.is_empty()).then(|| Arc::new(rules));
         self
@@ -357,6 +377,31 @@ impl fmt::Display for Puzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rules built by hand are checked against the board: a cell off it or regions of the
+    /// wrong size are an error (they panicked, or read as unsolvable, in a release build).
+    #[test]
+    fn rules_that_do_not_fit_are_an_error() {
+        use crate::rules::Rule;
+        let four = Puzzle::empty(Shape::new(2, 2).unwrap());
+        let mut off = Rules::new();
+        off.push(Rule::Cage {
+            cells: vec![0, 1, 200],
+            sum: Some(5),
+        });
+        let e = four.clone().with_rules(off).unwrap_err();
+        assert!(matches!(e, PuzzleError::Rules(_)), "{e}");
+        let mut one_region = Rules::new();
+        one_region.set_regions(vec![0; 16]);
+        let e = four.clone().with_rules(one_region).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "irregular regions: region 1 has 16 cells, expected 4"
+        );
+        let mut anti_king = Rules::new();
+        anti_king.push(Rule::AntiKing);
+        assert!(four.with_rules(anti_king).unwrap().rules().is_some());
+    }
 
     fn p(s: &str) -> Puzzle {
         let cells = s

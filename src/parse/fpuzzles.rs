@@ -574,7 +574,7 @@ impl Builder {
     fn finish(self) -> Result<Puzzle, String> {
         self.rules.validate(self.shape)?;
         Puzzle::new(self.shape, self.cells)
-            .map(|p| p.with_rules(self.rules))
+            .map(|p| p.with_checked_rules(self.rules))
             .map_err(|e| e.to_string())
     }
 }

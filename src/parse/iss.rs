@@ -636,7 +636,7 @@ impl Builder {
             }
         }
         self.rules.validate(self.shape)?;
-        Ok(Puzzle::from_checked(self.shape, self.cells).with_rules(self.rules))
+        Ok(Puzzle::from_checked(self.shape, self.cells).with_checked_rules(self.rules))
     }
 }
 
@@ -692,7 +692,7 @@ pub(crate) fn parse_short_killer(line: &[u8]) -> Result<Puzzle, Error> {
         });
     }
     rules.validate(Shape::NINE).map_err(|m| (0, m))?;
-    Ok(Puzzle::empty(Shape::NINE).with_rules(rules))
+    Ok(Puzzle::empty(Shape::NINE).with_checked_rules(rules))
 }
 
 /// Read ISS's long killer layout: `3x3:` then `d` for diagonals (or nothing), `:k:`, and 81
@@ -732,7 +732,7 @@ pub(crate) fn parse_long_killer(text: &str) -> Result<Puzzle, Error> {
         });
     }
     rules.validate(Shape::NINE).map_err(|m| (0, m))?;
-    Ok(Puzzle::empty(Shape::NINE).with_rules(rules))
+    Ok(Puzzle::empty(Shape::NINE).with_checked_rules(rules))
 }
 
 #[cfg(test)]

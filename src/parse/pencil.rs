@@ -108,7 +108,7 @@ impl<R: BufRead> Reader<R> {
             }
         }
         let puzzle = match Puzzle::new(shape, cells) {
-            Ok(puzzle) => puzzle.with_rules(rules),
+            Ok(puzzle) => puzzle.with_checked_rules(rules),
             Err(e) => return Some(Err(self.error_at(p, e.into()))),
         };
         Some(Ok(Parsed {

@@ -381,7 +381,7 @@ fn random_sets_from(r: usize, c: usize, cases: usize, givens: usize, seed: u64, 
             let cell = rng.next(shape.cells());
             p.set(cell, grid[cell]);
         }
-        let p = p.with_rules(rules);
+        let p = p.with_checked_rules(rules);
         if p.rules().is_none() {
             continue;
         }
@@ -488,7 +488,7 @@ fn zero_based_rules_are_rules_on_values() {
                 rules.push(rule);
             }
         }
-        let p = Puzzle::empty(shape).with_rules(rules.clone());
+        let p = Puzzle::empty(shape).with_checked_rules(rules.clone());
         let expected: BTreeSet<Vec<u8>> = grids
             .iter()
             .filter(|g| rules.rules().iter().all(|r| holds(r, rules.rules(), g)))
@@ -510,7 +510,7 @@ fn irregular_regions_and_no_boxes() {
     let mut rules = Rules::new();
     rules.set_regions(layout.clone());
     assert!(rules.validate(shape).is_ok());
-    let p = Puzzle::empty(shape).with_rules(rules.clone());
+    let p = Puzzle::empty(shape).with_checked_rules(rules.clone());
     // Latin squares of order 4 (576), filtered by the regions.
     let latin = Puzzle::empty(Shape::new(1, 4).unwrap());
     let all = solutions(&latin, &Options::default());
@@ -527,7 +527,7 @@ fn irregular_regions_and_no_boxes() {
     assert_eq!(back.rules(), rules.rules());
     let mut none = Rules::new();
     none.set_no_boxes();
-    let p = Puzzle::empty(shape).with_rules(none);
+    let p = Puzzle::empty(shape).with_checked_rules(none);
     assert_eq!(count(&p, &Options::default()).solutions, 576);
 }
 
@@ -539,7 +539,7 @@ fn clashing_givens_in_a_rule_house_are_named() {
     let mut p = Puzzle::empty(shape);
     p.set(0, 5);
     p.set(80, 5);
-    let p = p.with_rules(rules);
+    let p = p.with_checked_rules(rules);
     let c = p.conflict().expect("clash");
     assert_eq!(
         (c.house.as_str(), c.first.as_str(), c.second.as_str()),
@@ -592,7 +592,7 @@ fn crowded_sum_puzzles(seed: u64, trials: usize) -> Vec<Puzzle> {
             let cell = rng.next(shape.cells());
             p.set(cell, grid[cell]);
         }
-        let p = p.with_rules(rules);
+        let p = p.with_checked_rules(rules);
         if p.rules().is_some() {
             out.push(p);
         }

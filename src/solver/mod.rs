@@ -221,7 +221,7 @@ pub(crate) fn test_pool(threads: usize) -> rayon::ThreadPool {
 pub(crate) fn anti_king_six() -> Puzzle {
     let mut rules = crate::rules::Rules::new();
     rules.push(crate::rules::Rule::AntiKing);
-    Puzzle::empty(Shape::new(2, 3).expect("a 2x3 box")).with_rules(rules)
+    Puzzle::empty(Shape::new(2, 3).expect("a 2x3 box")).with_checked_rules(rules)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ fn count(p: &Puzzle) -> u128 {
 fn with(rules: Vec<crate::rules::Rule>) -> Puzzle {
     let mut r = crate::rules::Rules::new();
     rules.into_iter().for_each(|rule| r.push(rule));
-    Puzzle::empty(Shape::new(2, 2).unwrap()).with_rules(r)
+    Puzzle::empty(Shape::new(2, 2).unwrap()).with_checked_rules(r)
 }
 
 /// Hidden singles over the stale houses alone reach the same state as rounds over every
@@ -37,7 +37,7 @@ fn same_fixpoint(shape: Shape, list: Vec<crate::rules::Rule>, trials: usize) {
     use crate::rules::{compile, Rules};
     let mut rules = Rules::new();
     list.into_iter().for_each(|r| rules.push(r));
-    let empty = Puzzle::empty(shape).with_rules(rules.clone());
+    let empty = Puzzle::empty(shape).with_checked_rules(rules.clone());
     let shared = Shared::new(Some(20));
     let mut sink = CollectSink::default();
     let mut ctx = Ctx::new(&mut sink, &shared);
