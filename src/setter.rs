@@ -258,8 +258,18 @@ impl Board {
     }
 }
 
-/// Rate a puzzle: run level 0, then level 1 from its fixpoint.
-pub fn rate(p: &Puzzle) -> Rating {
+/// Rate a puzzle: run level 0, then level 1 from its fixpoint. `None` for a puzzle with
+/// variant rules (or pencil marks, or values from 0): the singles of rows, columns and boxes
+/// would rate another puzzle.
+pub fn rate(p: &Puzzle) -> Option<Rating> {
+    if p.rules().is_some() {
+        return None;
+    }
+    Some(rate_classic(p))
+}
+
+/// [`rate`] by the classic rules.
+fn rate_classic(p: &Puzzle) -> Rating {
     let shape = p.shape();
     let mut rating = Rating {
         givens: p.givens(),
@@ -350,6 +360,20 @@ mod tests {
     use super::*;
     use crate::solver::solve;
 
+    /// Singles of rows, columns and boxes would rate another puzzle than one with rules: no
+    /// rating (an anti-king 4×4 with no solution was "naked singles", solved).
+    #[test]
+    fn puzzles_with_rules_are_not_rated() {
+        use crate::rules::{Rule, Rules};
+        let mut rules = Rules::new();
+        rules.push(Rule::AntiKing);
+        let shape = Shape::new(2, 2).unwrap();
+        let p = puzzle(shape, ".234341221434321").with_rules(rules).unwrap();
+        assert_eq!(count(&p, &Options::default()).solutions, 0);
+        assert!(rate(&p).is_none());
+        assert!(rate(&puzzle(shape, ".234341221434321")).is_some());
+    }
+
     fn filled(values: &[u8]) -> usize {
         values.iter().filter(|&&v| v != 0).count()
     }
@@ -396,7 +420,7 @@ mod tests {
     #[test]
     fn naked_singles_fill_a_row() {
         let shape = Shape::new(2, 2).unwrap();
-        let r = rate(&puzzle(shape, "123............."));
+        let r = rate(&puzzle(shape, "123.............")).unwrap();
         assert_eq!(r.after_level0[3], 4);
         assert_eq!(r.level0_filled, 1);
         assert_eq!(r.contradiction, None);
@@ -406,7 +430,7 @@ mod tests {
             grid[i * 9 + (i * 4) % 9] = 0;
         }
         let p = Puzzle::new(Shape::NINE, grid).unwrap();
-        let r = rate(&p);
+        let r = rate(&p).unwrap();
         assert_eq!(
             (r.level, r.level0_filled, r.level1_filled),
             (Level::NakedSingles, 9, 0)
@@ -424,7 +448,7 @@ mod tests {
             s[r * 9 + c] = b'1';
         }
         let p = nine(std::str::from_utf8(&s).unwrap());
-        let r = rate(&p);
+        let r = rate(&p).unwrap();
         assert_eq!((r.level0_filled, r.level1_filled), (0, 1));
         assert_eq!(r.after_singles[0], 1);
         assert_eq!(r.level, Level::Search);
@@ -436,7 +460,7 @@ mod tests {
     fn contradictions() {
         // r1c1 sees 2 and 3 in its row, 4 in its column, 1 in its box.
         let shape = Shape::new(2, 2).unwrap();
-        let r = rate(&puzzle(shape, ".23..1..4......."));
+        let r = rate(&puzzle(shape, ".23..1..4.......")).unwrap();
         assert_eq!(
             r.contradiction,
             Some(Contradiction::NoCandidate { cell: 0 })
@@ -453,7 +477,7 @@ mod tests {
         s[9] = b'1'; // r2c1
         s[21] = b'1'; // r3c4
         let p = nine(std::str::from_utf8(&s).unwrap());
-        let r = rate(&p);
+        let r = rate(&p).unwrap();
         assert_eq!(r.level0_filled, 0);
         assert_eq!(
             r.contradiction,
@@ -464,7 +488,7 @@ mod tests {
             "1 has no place left in row 1"
         );
         // Clashing givens are reported, not rated.
-        let r = rate(&nine(&format!("11{}", ".".repeat(79))));
+        let r = rate(&nine(&format!("11{}", ".".repeat(79)))).unwrap();
         assert!(matches!(r.contradiction, Some(Contradiction::Clash(_))));
         assert_eq!((r.level0_filled, r.level1_ran), (0, false));
     }
@@ -496,7 +520,7 @@ mod tests {
                     cells[rng.below(shape.cells())] = 0;
                 }
                 let p = Puzzle::new(shape, cells).unwrap();
-                let r = rate(&p);
+                let r = rate(&p).unwrap();
                 assert_eq!(r.contradiction, None, "{shape} {p}");
                 for board in [&r.after_level0, &r.after_singles] {
                     assert!(board.iter().zip(&grid).all(|(&v, &g)| v == 0 || v == g));
@@ -543,12 +567,12 @@ mod tests {
                 cells[rng.below(36)] = 0;
             }
             let p = Puzzle::new(shape, cells).unwrap();
-            let r = rate(&p);
+            let r = rate(&p).unwrap();
             if r.level == Level::Singles && r.level0_filled > 0 {
                 break p;
             }
         };
-        let r = rate(&p);
+        let r = rate(&p).unwrap();
         assert_eq!(r.after_singles, grid);
         assert_eq!(r.level0_filled + r.level1_filled, r.empty());
         // Unique (singles alone fill it), so its minimality is known.
@@ -567,14 +591,14 @@ mod tests {
         }
         let p = Puzzle::new(shape, cells).unwrap();
         let t = std::time::Instant::now();
-        let r = rate(&p);
+        let r = rate(&p).unwrap();
         let took = t.elapsed();
         assert!(took < std::time::Duration::from_secs(1), "{took:?}");
         assert_eq!(r.contradiction, None);
         assert!(r.level0_filled + r.level1_filled > 0);
         let mut one = pattern(Shape::new(8, 8).unwrap());
         one[100] = 0;
-        let r = rate(&Puzzle::new(Shape::new(8, 8).unwrap(), one).unwrap());
+        let r = rate(&Puzzle::new(Shape::new(8, 8).unwrap(), one).unwrap()).unwrap();
         assert_eq!((r.level, r.level0_filled), (Level::NakedSingles, 1));
     }
 

@@ -26,7 +26,7 @@ fn sample_17() -> Vec<Puzzle> {
 fn levels(puzzles: &[Puzzle]) -> [usize; 3] {
     let mut k = [0; 3];
     for p in puzzles {
-        let r = setter::rate(p);
+        let r = setter::rate(p).expect("classic");
         assert!(r.contradiction.is_none(), "{p}");
         k[match r.level {
             Level::NakedSingles => 0,
@@ -41,7 +41,7 @@ fn levels(puzzles: &[Puzzle]) -> [usize; 3] {
 fn seed_001_sample_is_level_0() {
     let text = std::fs::read_to_string(puzzle_path("seed001.txt")).expect("seed001.txt");
     let p = parse_one(&text, &ParseOptions::default()).expect("parses");
-    let r = setter::rate(&p);
+    let r = setter::rate(&p).expect("classic");
     assert_eq!(r.level, Level::NakedSingles);
     assert_eq!((r.givens, r.level0_filled, r.level1_filled), (31, 50, 0));
     // The seed's "Sample Output" board.
@@ -204,7 +204,7 @@ fn four_given_4x4_puzzles() {
                         valid += 1;
                         if count(&p, &options).verdict() == Verdict::Unique {
                             unique += 1;
-                            let r = setter::rate(&p);
+                            let r = setter::rate(&p).expect("classic");
                             by_level[match r.level {
                                 Level::NakedSingles => 0,
                                 Level::Singles => 1,

@@ -265,9 +265,10 @@ fn answer<'a>(
         (search(&puzzle, options, &mut CountSink), None)
     };
     // The singles rating knows rows, columns and boxes only: none for variants.
-    let report =
-        (cfg.explain || cfg.minimal) && outcome.conflict.is_none() && puzzle.rules().is_none();
-    let rating = report.then(|| Box::new(setter::rate(&puzzle)));
+    let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
+    let rating = report
+        .then(|| setter::rate(&puzzle).map(Box::new))
+        .flatten();
     let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
         if outcome.verdict() == Verdict::Unique {
             setter::minimality(&puzzle)

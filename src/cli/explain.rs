@@ -227,7 +227,13 @@ mod tests {
         s[9] = 1; // r2c1
         s[21] = 1; // r3c4
         let p = Puzzle::new(Shape::NINE, s).unwrap();
-        let t = text(&p, &rate(&p), &count(&p, &two()), None, Alphabet::Standard);
+        let t = text(
+            &p,
+            &rate(&p).unwrap(),
+            &count(&p, &two()),
+            None,
+            Alphabet::Standard,
+        );
         assert!(
             t.contains("contradiction after 0 more of 76 empty fields filled"),
             "{t}"
@@ -250,12 +256,12 @@ mod tests {
                 cells[(x % 36) as usize] = 0;
             }
             let p = Puzzle::new(shape, cells).unwrap();
-            let r = rate(&p);
+            let r = rate(&p).unwrap();
             if r.level == Level::Singles && r.level0_filled > 0 {
                 break p;
             }
         };
-        let (r, o, m) = (rate(&p), count(&p, &two()), minimality(&p));
+        let (r, o, m) = (rate(&p).unwrap(), count(&p, &two()), minimality(&p));
         let t = text(&p, &r, &o, Some(m.as_ref()), Alphabet::Standard);
         assert!(t.contains("Total # of fields: 36"));
         assert!(t.contains("Field was not solvable with level 0"));
@@ -273,7 +279,7 @@ mod tests {
         grid[0] = 0;
         let p = Puzzle::new(Shape::NINE, grid).unwrap();
         let m = minimality(&p).unwrap();
-        let (r, o) = (rate(&p), count(&p, &two()));
+        let (r, o) = (rate(&p).unwrap(), count(&p, &two()));
         let j = json(&p, &r, &o, Some(Some(&m)), Alphabet::Standard);
         assert_eq!(j["minimal"], false);
         assert_eq!(j["redundant"][0], "r1c2=2");
@@ -282,7 +288,7 @@ mod tests {
         let empty = Puzzle::empty(Shape::NINE);
         let t = text(
             &empty,
-            &rate(&empty),
+            &rate(&empty).unwrap(),
             &count(&empty, &two()),
             Some(None),
             Alphabet::Standard,
