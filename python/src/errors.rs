@@ -16,9 +16,10 @@ pyo3::create_exception!(
 /// The Python `ParseError` for the library's, with its place; `index` is the puzzle's position
 /// in a batch (`None` for a single puzzle).
 pub fn parse_error(py: Python<'_>, e: &LibParseError, index: Option<usize>) -> PyErr {
+    let text = in_python_terms(&e.to_string());
     let message = match index {
-        Some(i) => format!("puzzles[{i}]: {e}"),
-        None => e.to_string(),
+        Some(i) => format!("puzzles[{i}]: {text}"),
+        None => text,
     };
     let err = ParseError::new_err(message);
     let value = err.value(py);
@@ -37,4 +38,52 @@ pub fn read_error(py: Python<'_>, e: &ReadError, index: Option<usize>) -> PyErr 
         ReadError::Parse(e) => parse_error(py, e, index),
         ReadError::Io(e) => PyOSError::new_err(e.to_string()),
     }
+}
+
+/// A library message with the command line's options named as this package's arguments:
+/// `--box 1x7` as `box=(1, 7)` (a bare `--box` as `box=(rows, cols)`), `--alphabet 0-F` as
+/// `alphabet="0-F"` (a bare one as `alphabet=`).
+fn in_python_terms(message: &str) -> String {
+    // An option's value: the word after it, up to a blank or punctuation, and what follows.
+    fn value(tail: &str) -> Option<(&str, &str)> {
+        let word = tail.strip_prefix(' ')?;
+        let end = word.find([' ', ',', ')', ';']).unwrap_or(word.len());
+        Some((&word[..end], &word[end..]))
+    }
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        if let Some(tail) = after.strip_prefix("box") {
+            match value(tail).and_then(|(v, t)| Some((v.split_once('x')?, t))) {
+                Some(((r, c), t))
+                    if !r.is_empty() && r.bytes().chain(c.bytes()).all(|b| b.is_ascii_digit()) =>
+                {
+                    out.push_str(&format!("box=({r}, {c})"));
+                    rest = t;
+                }
+                _ => {
+                    out.push_str("box=(rows, cols)");
+                    rest = tail;
+                }
+            }
+        } else if let Some(tail) = after.strip_prefix("alphabet") {
+            match value(tail).filter(|(v, _)| !v.is_empty()) {
+                Some((v, t)) => {
+                    out.push_str(&format!("alphabet=\"{v}\""));
+                    rest = t;
+                }
+                None => {
+                    out.push_str("alphabet=");
+                    rest = tail;
+                }
+            }
+        } else {
+            out.push_str("--");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }

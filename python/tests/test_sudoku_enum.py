@@ -402,6 +402,15 @@ def test_hex_puzzles_are_read_with_an_alphabet():
     assert se.to_strings(arr) == [standard]
     with pytest.raises(ValueError, match="alphabet: .*0-F"):
         se.check([hexed], alphabet="base64")
+    # the library's messages name this package's arguments, not the command line's options
+    with pytest.raises(se.ParseError) as e:
+        se.check([hexed])
+    assert '(alphabet="1-9A-Z")' in str(e.value) and str(e.value).endswith("give alphabet=")
+    assert "--" not in str(e.value)
+    with pytest.raises(se.ParseError, match=r"give one with box=\(1, 7\)$"):
+        se.count("." * 49)
+    with pytest.raises(se.ParseError, match=r"for other shapes give box=\(rows, cols\)$"):
+        se.count("." * 80)
     with pytest.raises(ValueError, match="alphabet: A-Z writes boards up to 52x52, not 64x64"):
         se.to_strings(np.zeros((1, 64**2), dtype=np.uint8), alphabet="A-Z")
 
