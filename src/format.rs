@@ -40,6 +40,10 @@ impl FromStr for Layout {
 }
 
 /// Render values (0 = empty) in a layout. Multi-line layouts end with a newline; `Line` does not.
+///
+/// # Panics
+/// When `values` holds a value above 64 (no character writes it); `values` should hold N²
+/// values of at most N, as [`Puzzle::cells`](crate::Puzzle::cells) and solutions do.
 pub fn render(shape: Shape, values: &[u8], layout: Layout) -> String {
     render_in(shape, values, layout, Alphabet::Standard)
 }

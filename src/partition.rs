@@ -22,7 +22,9 @@ pub struct Part {
     /// The sub-puzzle: the original givens, the branch decisions and what propagation
     /// determined from them. A solved grid when the part is a single solution.
     pub puzzle: Puzzle,
-    /// Its estimated share of the whole search (tree size), 0.0..=1.0.
+    /// Its estimated share of the whole search (tree size, from random probes): a rough
+    /// guide to which parts are big, between 0.0 and 1.0 each; the parts' shares need not add
+    /// up to 1.
     pub work: f64,
 }
 

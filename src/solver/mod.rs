@@ -57,8 +57,9 @@ pub fn worker_threads(requested: Option<usize>) -> usize {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Worker threads for this one search (1, the default: serial). More split the search
-    /// tree across the current rayon pool once a serial try shows it is big.
+    /// Worker threads for this one search (1, the default, and 0: serial). More split the
+    /// search tree across the current rayon pool once a serial try shows it is big. (The front
+    /// ends' `-j 0` and `threads=0`, every core, go through [`worker_threads`] first.)
     pub threads: usize,
     /// Stop after exactly this many solutions (`None`: search the whole tree).
     pub limit: Option<u64>,
@@ -123,7 +124,10 @@ impl Options {
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
-    /// Solutions accepted (exact when `stopped` is `None`; at most the limit).
+    /// Solutions accepted (exact when `stopped` is `None`; at most the limit). After a stop
+    /// (timeout, Ctrl-C) a lower bound, and a loose one for a count by bands: a boundary's
+    /// completions are added only once they are all counted, so an early stop may report
+    /// few or none.
     pub solutions: u128,
     /// Why the search stopped early; `None` when it exhausted the tree.
     pub stopped: Option<StopReason>,
@@ -269,6 +273,10 @@ const RESUMED_TRY: u64 = 2048;
 /// threads gives each piece of the tree (numbered in search order) its own sink,
 /// [`Sink::fork`], and hands it back through [`Sink::join`] when that piece is done; solutions
 /// reach each piece's sink in search order.
+///
+/// The search recurses once per branching: boards above 25×25 can need more stack than a
+/// thread started with `std::thread::spawn` has (2 MiB), and overflowing it aborts the
+/// process. Call it on the main thread or on threads built with [`SEARCH_STACK`].
 ///
 /// ```
 /// use std::ops::ControlFlow;
