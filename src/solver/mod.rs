@@ -274,9 +274,10 @@ const RESUMED_TRY: u64 = 2048;
 /// [`Sink::fork`], and hands it back through [`Sink::join`] when that piece is done; solutions
 /// reach each piece's sink in search order.
 ///
-/// The search recurses once per branching: boards above 25×25 can need more stack than a
-/// thread started with `std::thread::spawn` has (2 MiB), and overflowing it aborts the
-/// process. Call it on the main thread or on threads built with [`SEARCH_STACK`].
+/// The search recurses once per branching: a large board can need more stack than a thread
+/// started with `std::thread::spawn` has (2 MiB; a 64×64 needs about 4 MiB in a release
+/// build), and overflowing it aborts the process. Call it on the main thread or on threads
+/// built with [`SEARCH_STACK`].
 ///
 /// ```
 /// use std::ops::ControlFlow;
