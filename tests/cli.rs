@@ -706,3 +706,27 @@ fn timeout_gives_a_partial_answer() {
     assert_eq!(v["complete"], false);
     assert_eq!(v["stopped"], "timed out");
 }
+
+/// A dump that `--timeout` cut short is not complete: its file stays `OUT.partial`, as after
+/// Ctrl-C (it was renamed to OUT, looking complete).
+#[test]
+fn a_timed_out_dump_is_left_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty9.txt");
+    std::fs::write(&path, format!("{}\n", ".".repeat(81))).unwrap();
+    let out = dir.path().join("sols.txt");
+    let assert = cmd()
+        .args(["dump", "-j1", "--timeout", "0.2", "-o"])
+        .arg(&out)
+        .arg(&path)
+        .assert()
+        .code(1);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        err.contains("1 puzzle timed out: the solutions are left in"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let partial = std::fs::read_to_string(dir.path().join("sols.txt.partial")).unwrap();
+    assert!(partial.ends_with('\n') && partial.lines().all(|l| l.len() == 81));
+}

@@ -464,6 +464,8 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let mut summary = Summary::default();
     let mut written: u128 = 0;
     let mut interrupted = false;
+    // Puzzles whose dump a `--timeout` cut short: the file is not complete either.
+    let mut timed_out = 0u64;
     let mut errors = InputErrors::default();
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         for record in records {
@@ -512,6 +514,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 }
             }
             ticker.unwatch();
+            timed_out += u64::from(outcome.stopped == Some(StopReason::TimedOut));
             written += outcome.solutions;
             summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
@@ -559,7 +562,14 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         return Ok(exit::INTERRUPTED);
     }
     if let (Some(target), Some(partial)) = (&dest.target, &dest.partial) {
-        if summary.io_errors == 0 && summary.unreadable == 0 {
+        if timed_out > 0 {
+            note(format_args!(
+                "sudoku-enum: {} timed out: the solutions are left in {} (not renamed to {})",
+                super::report::plural(u128::from(timed_out), "puzzle"),
+                partial.display(),
+                target.display()
+            ));
+        } else if summary.io_errors == 0 && summary.unreadable == 0 {
             fs::rename(partial, target).map_err(|e| {
                 Fatal::Message(format!(
                     "cannot rename {} to {}: {e}",
