@@ -57,6 +57,42 @@ fn hex_needs_its_alphabet_and_answers_in_it() {
     assert_eq!(out.trim(), big16_solution());
 }
 
+/// Every board layout a hex puzzle is written in reads back, with `--alphabet 0-F`, as the
+/// same puzzle: the boxed one writes hex characters apart (`0` is 1), the rows one numbers
+/// (`0` is empty). The boxed board read its digits as numbers: another puzzle, no error.
+#[test]
+fn hex_boards_read_back_in_every_layout() {
+    let file = path("formats/hex16.txt");
+    let (_, line, _) = run(&["solve", "-q", "--alphabet", "0-F", &file], "");
+    assert_eq!(line.trim(), relabel(&big16_solution(), "0123456789ABCDEF"));
+    for layout in ["line", "grid", "rows", "bands"] {
+        let (code, boards, err) = run(
+            &[
+                "solve",
+                "-q",
+                "--alphabet",
+                "0-F",
+                "--format",
+                layout,
+                &file,
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{layout}: {err}");
+        // Each board written (the puzzle and its solution, or the solution) read back: each
+        // solves to the same line.
+        let (code, again, err) = run(&["solve", "-q", "--alphabet", "0-F"], &boards);
+        assert_eq!(code, 0, "{layout}: {err}");
+        let want = if matches!(layout, "grid" | "rows") {
+            2
+        } else {
+            1
+        };
+        let lines: Vec<&str> = again.lines().collect();
+        assert_eq!(lines, vec![line.trim(); want], "{layout}: {boards}");
+    }
+}
+
 #[test]
 fn letters_are_recognised_and_kept() {
     let file = path("formats/letters16.txt");

@@ -86,11 +86,14 @@ pub(super) enum TokError {
 }
 
 /// Split a grid line (first non-blank at `p`) into entries; returns the end of its content.
+/// `hex`: the alphabet is hex, where a single-character token of a grid of numbers is a cell
+/// character (`0` is the value 1), as `--format grid` writes a board in 0-F.
 pub(super) fn tokenize(
     line: &[u8],
     p: usize,
     mode: Entries,
     side: Option<usize>,
+    hex: bool,
     toks: &mut Vec<Tok>,
 ) -> Result<usize, TokError> {
     toks.clear();
@@ -112,7 +115,7 @@ pub(super) fn tokenize(
         if framed && closed && seg_start > p && is_positional(seg) {
             push_positional(seg, seg_start, toks);
         } else {
-            push_tokens(line, seg_start, i, mode, side, toks)?;
+            push_tokens(line, seg_start, i, mode, side, hex, toks)?;
         }
         seg_start = i + 1;
     }
@@ -125,7 +128,7 @@ pub(super) fn tokenize(
             None => is_row_len(k, None),
         };
         if !is_index {
-            push_tokens(line, start, stop, mode, side, toks)?;
+            push_tokens(line, start, stop, mode, side, hex, toks)?;
         }
     }
     Ok(end)
@@ -179,6 +182,7 @@ fn push_tokens(
     stop: usize,
     mode: Entries,
     side: Option<usize>,
+    hex: bool,
     toks: &mut Vec<Tok>,
 ) -> Result<(), TokError> {
     let mut i = start;
@@ -191,22 +195,24 @@ fn push_tokens(
         while i < stop && !is_ws(line[i]) {
             i += 1;
         }
-        push_token(line, s, i, mode, side, toks)?;
+        push_token(line, s, i, mode, side, hex, toks)?;
     }
     Ok(())
 }
 
-/// Push one token: a number (up to 3 digits, in a grid of numbers) or cell characters.
+/// Push one token: a number (up to 3 digits, in a grid of numbers, unless a single character
+/// in `hex`) or cell characters.
 fn push_token(
     line: &[u8],
     s: usize,
     e: usize,
     mode: Entries,
     side: Option<usize>,
+    hex: bool,
     toks: &mut Vec<Tok>,
 ) -> Result<(), TokError> {
     let tok = &line[s..e];
-    if mode == Entries::Numbers {
+    if mode == Entries::Numbers && !(hex && tok.len() == 1) {
         let (negative, digits) = match tok.strip_prefix(b"-") {
             Some(d) => (true, d),
             None => (false, tok),
@@ -279,6 +285,15 @@ pub(super) struct Grid {
     /// Characters of a board above 9×9 whose alphabet is not known yet: decoded at the end,
     /// once every character has been seen (their cells hold 0 until then).
     pub(super) pending: Vec<Pending>,
+    /// The first row's entries were `0 1 2 … N-1` as written (the boxed layout's header, if
+    /// a frame line follows; see [`Grid::is_header`]).
+    pub(super) header_like: bool,
+    /// A grid of blank-separated entries read with the hex alphabet: a `.` or a letter was
+    /// seen (the board is written in hex characters, as `--format grid` writes it), or a
+    /// number of two digits (it is written in numbers, as `--format rows` writes it). Its
+    /// single digits wait in `pending` until the grid is read ([`Grid::resolve`]).
+    pub(super) hex_signs: bool,
+    pub(super) two_digits: bool,
 }
 
 /// A character waiting for the grid's alphabet: its cell, and where it was.
@@ -304,8 +319,19 @@ impl Grid {
         end: usize,
     ) -> Result<(), (usize, ParseErrorKind)> {
         let n = self.side();
-        // Characters of a board above 9x9 wait for the alphabet they are written in.
+        if self.rows == 0 {
+            self.header_like = toks.len() == n
+                && toks.iter().enumerate().all(|(i, t)| match t.raw {
+                    Raw::Num(v) => usize::from(v) == i,
+                    Raw::Sym(b) => b.is_ascii_digit() && usize::from(b - b'0') == i,
+                    Raw::Neg(_) => false,
+                });
+        }
+        // Characters of a board above 9x9 wait for the alphabet they are written in; so do the
+        // single digits of a grid of blank-separated entries read in hex (numbers or
+        // characters: see `hex_signs`).
         let defer = self.alphabet.is_none() && self.mode == Entries::Chars && n > 9;
+        let hex_entries = self.hex_entries();
         let alphabet = self.alphabet.unwrap_or_default();
         let (k, room) = (toks.len(), (n - self.rows) * n);
         if k == 0 || k % n != 0 || k > room {
@@ -324,7 +350,10 @@ impl Grid {
         }
         for t in toks {
             let value = match t.raw {
-                Raw::Num(v) if usize::from(v) <= n => v as u8,
+                Raw::Num(v) if usize::from(v) <= n => {
+                    self.two_digits |= hex_entries;
+                    v as u8
+                }
                 Raw::Num(v) => {
                     let kind = ParseErrorKind::NumberOutOfRange {
                         value: i32::from(v),
@@ -339,7 +368,7 @@ impl Grid {
                     };
                     return Err((t.pos, kind));
                 }
-                Raw::Sym(b) if defer => {
+                Raw::Sym(b) if defer || (hex_entries && b.is_ascii_digit()) => {
                     self.pending.push(Pending {
                         cell: self.cells.len(),
                         byte: b,
@@ -348,10 +377,13 @@ impl Grid {
                     });
                     0
                 }
-                Raw::Sym(b) => alphabet.value(b, n).ok_or_else(|| {
-                    let expected = self.mode.expected(Some(n));
-                    (t.pos, alphabet_error(line, t.pos, b, n, alphabet, expected))
-                })?,
+                Raw::Sym(b) => {
+                    self.hex_signs |= hex_entries;
+                    alphabet.value(b, n).ok_or_else(|| {
+                        let expected = self.mode.expected(Some(n));
+                        (t.pos, alphabet_error(line, t.pos, b, n, alphabet, expected))
+                    })?
+                }
             };
             self.cells.push(value);
         }
@@ -359,9 +391,44 @@ impl Grid {
         Ok(())
     }
 
+    /// A grid of blank-separated entries read with the hex alphabet (see `hex_signs`).
+    fn hex_entries(&self) -> bool {
+        self.mode == Entries::Numbers && self.alphabet == Some(Alphabet::Hex)
+    }
+
+    /// The boxed layout's header was read as the first row: forget it.
+    pub(super) fn drop_header(&mut self) {
+        self.rows = 0;
+        self.cells.clear();
+        self.pending.clear();
+        (self.hex_signs, self.two_digits) = (false, false);
+    }
+
     /// The alphabet of the whole grid, once read, and the cells that waited for it decoded.
     pub(super) fn resolve(&mut self) -> Result<Alphabet, ParseError> {
         let n = self.side();
+        if self.hex_entries() {
+            // Hex characters where the grid shows them (a `.` or a letter, and no number of
+            // two digits); else numbers.
+            let chars = self.hex_signs && !self.two_digits;
+            for p in &self.pending {
+                let value = if chars {
+                    Alphabet::Hex.value(p.byte, n)
+                } else {
+                    Some(p.byte - b'0').filter(|&v| usize::from(v) <= n)
+                };
+                self.cells[p.cell] = value.ok_or(ParseError {
+                    line: p.line,
+                    column: p.column,
+                    kind: ParseErrorKind::NumberOutOfRange {
+                        value: i32::from(p.byte - b'0') + i32::from(chars),
+                        side: n,
+                    },
+                })?;
+            }
+            self.pending.clear();
+            return Ok(Alphabet::Hex);
+        }
         if self.pending.is_empty() {
             return Ok(match self.alphabet {
                 Some(a) => a,
@@ -392,14 +459,7 @@ impl Grid {
 
     /// The boxed layout's header `0 1 2 … N-1`: the only row so far, followed by a `+---` line.
     pub(super) fn is_header(&self, frame_first: u8) -> bool {
-        self.mode == Entries::Numbers
-            && self.rows == 1
-            && frame_first == b'+'
-            && self
-                .cells
-                .iter()
-                .enumerate()
-                .all(|(i, &v)| usize::from(v) == i)
+        self.mode == Entries::Numbers && self.rows == 1 && frame_first == b'+' && self.header_like
     }
 }
 

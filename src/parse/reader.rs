@@ -503,7 +503,8 @@ impl<R: BufRead> Reader<R> {
     fn read_grid(&mut self, p: usize, toks: &mut Vec<Tok>) -> Result<Parsed, ReadError> {
         let given = self.options.shape;
         let mode = detect_mode(&self.line, p);
-        let end = tokenize(&self.line, p, mode, given.map(Shape::side), toks)
+        let hex = self.options.alphabet == Some(Alphabet::Hex);
+        let end = tokenize(&self.line, p, mode, given.map(Shape::side), hex, toks)
             .map_err(|e| self.first_row_error(e))?;
         let shape = infer_shape(toks.len(), given).map_err(|k| self.error(end, k))?;
         let mut grid = Grid {
@@ -516,6 +517,9 @@ impl<R: BufRead> Reader<R> {
             last_row: (0, 0),
             alphabet: self.options.alphabet,
             pending: Vec::new(),
+            header_like: false,
+            hex_signs: false,
+            two_digits: false,
         };
         self.add_row(&mut grid, toks, end)?;
         while grid.rows < grid.side() {
@@ -548,8 +552,7 @@ impl<R: BufRead> Reader<R> {
                 LineClass::Comment => {}
                 LineClass::Frame(q) => {
                     if grid.is_header(self.line[q]) {
-                        grid.rows = 0;
-                        grid.cells.clear();
+                        grid.drop_header();
                     }
                 }
                 // A section header (`[State]` after a short `[Puzzle]` grid) ends the grid
@@ -592,7 +595,8 @@ impl<R: BufRead> Reader<R> {
             self.pushed_back = true;
             return Err(self.error(q, self.mixed(grid, LineKind::OneLine)));
         }
-        match tokenize(&self.line, q, grid.mode, Some(grid.side()), toks) {
+        let hex = grid.alphabet == Some(Alphabet::Hex);
+        match tokenize(&self.line, q, grid.mode, Some(grid.side()), hex, toks) {
             Ok(end) => self.add_row(grid, toks, end),
             Err(e) => {
                 let err = match e {
