@@ -330,11 +330,31 @@ pub struct Minimality {
 /// Check every given of a unique puzzle: remove it and count solutions up to 2. `None` when the
 /// puzzle is not unique (multiple solutions, none, clashing givens).
 pub fn minimality(p: &Puzzle) -> Option<Minimality> {
+    minimality_with(p, &Options::default())
+}
+
+/// [`minimality`] with the searches' settings (threads, timeout or deadline, cancel; the
+/// limit is 2): also `None` when a stop cut one of its counts short before the answer was
+/// known. A timeout is for the whole check (one deadline for all its counts), not for each.
+pub fn minimality_with(p: &Puzzle, options: &Options) -> Option<Minimality> {
+    let from_now = options.timeout.map(|t| std::time::Instant::now() + t);
     let options = Options {
         limit: Some(2),
-        ..Options::default()
+        progress: None,
+        timeout: None,
+        deadline: match (options.deadline, from_now) {
+            (Some(d), Some(t)) => Some(d.min(t)),
+            (d, t) => d.or(t),
+        },
+        ..options.clone()
     };
-    if count(p, &options).verdict() != Verdict::Unique {
+    // Unique or not, unless a stop other than the limit cut the count short (a verdict other
+    // than `Unknown` is decisive: two solutions seen, or the whole tree searched).
+    let unique = |p: &Puzzle| match count(p, &options).verdict() {
+        Verdict::Unknown => None,
+        v => Some(v == Verdict::Unique),
+    };
+    if unique(p) != Some(true) {
         return None;
     }
     let mut without = p.clone();
@@ -344,7 +364,7 @@ pub fn minimality(p: &Puzzle) -> Option<Minimality> {
             continue;
         }
         without.set(cell, 0);
-        if count(&without, &options).verdict() == Verdict::Unique {
+        if unique(&without)? {
             redundant.push(cell);
         }
         without.set(cell, v);

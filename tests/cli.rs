@@ -621,6 +621,41 @@ fn check_explain_and_minimal() {
     assert_eq!(v["verdict"], "unique");
 }
 
+/// `--minimal` keeps to `--timeout` (one deadline for all its counts; its counts ignored it,
+/// and Ctrl-C, for 8 s on this 25×25, one count per given), and says it does not know.
+#[test]
+fn minimality_keeps_to_the_timeout() {
+    let text = std::fs::read_to_string(puzzle_path("big/25x25_minimal.txt")).unwrap();
+    let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, _) = stdout_of(
+        &["check", "-q", "-j1", "--minimal", "--timeout", "0.2"],
+        &format!("{line}\n"),
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "<stdin>:1: unique, minimality not known (stopped)\n")
+    );
+    let (_, out, _) = stdout_of(
+        &[
+            "check",
+            "-q",
+            "-j1",
+            "--json",
+            "--minimal",
+            "--timeout",
+            "0.2",
+        ],
+        &format!("{line}\n"),
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (&v["verdict"], &v["minimal"]),
+        (&"unique".into(), &serde_json::Value::Null)
+    );
+}
+
 /// Regression: counting the empty 12×12 and 16×16 by bands spent seconds to minutes inside one
 /// band's arrangement count (four rows high), deaf to timeouts and Ctrl-C.
 #[test]

@@ -271,7 +271,7 @@ fn answer<'a>(
         .flatten();
     let minimality = (cfg.minimal && outcome.conflict.is_none()).then(|| {
         if outcome.verdict() == Verdict::Unique {
-            setter::minimality(&puzzle)
+            setter::minimality_with(&puzzle, options)
         } else {
             None
         }

@@ -35,7 +35,7 @@ fn statistics(out: &mut String, title: &str, values: &[u8]) {
 /// The human report, laid out as seed 001 prints its run: the board and its statistics
 /// initially, after level 0 and (when it ran) after level 1, the search cost, the uniqueness
 /// verdict and, when `minimal` is `Some`, the minimality result (`Some(None)`: asked for, but
-/// the puzzle is not unique).
+/// the puzzle is not unique, or a stop cut the check short).
 pub fn text(
     p: &Puzzle,
     r: &Rating,
@@ -130,6 +130,9 @@ pub fn text(
     let _ = writeln!(out, "Uniqueness: {verdict}");
     match minimal {
         None => {}
+        Some(None) if outcome.verdict() == Verdict::Unique => {
+            out.push_str("Minimal: not known (the timeout or Ctrl-C stopped the check)\n");
+        }
         Some(None) => {
             let _ = writeln!(
                 out,
@@ -170,7 +173,8 @@ pub fn text(
 /// The report as JSON: `level` (`naked-singles`, `singles`, `search`), `level0_filled`,
 /// `singles_filled` (cells level 1 filled beyond level 0), `givens`, `empty`, `cells`, `nodes`,
 /// `guesses`, `verdict`, `contradiction` (text or null), `minimal` (bool, or null when not asked
-/// for or the puzzle is not unique) and `redundant` (`["r1c1=5", ...]` or null).
+/// for, the puzzle is not unique, or a timeout or Ctrl-C stopped the check) and `redundant`
+/// (`["r1c1=5", ...]` or null).
 pub fn json(
     p: &Puzzle,
     r: &Rating,

@@ -228,6 +228,10 @@ impl fmt::Display for MinimalNote<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let a = self.0;
         match &a.minimality {
+            // A unique puzzle's check that a stop cut short.
+            Some(None) if a.outcome.verdict() == Verdict::Unique => {
+                f.write_str(", minimality not known (stopped)")
+            }
             None | Some(None) => Ok(()),
             Some(Some(m)) if m.minimal => f.write_str(", minimal"),
             Some(Some(m)) => {
