@@ -40,6 +40,11 @@ pub const DEFAULT_SAMPLES: u64 = 40_000;
 /// Default number of strata (exhaustively expanded top pieces) for [`estimate`].
 pub const DEFAULT_STRATA: usize = 256;
 
+/// The most strata an estimate expands the top of the tree into (more are taken as this
+/// many): each expansion looks through the pieces so far (10,000 of the empty 9×9 take a
+/// quarter of a second), and the probes share them out.
+pub const MAX_STRATA: usize = 10_000;
+
 /// Settings of [`estimate_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EstimateOptions {
@@ -223,7 +228,11 @@ struct Top<E> {
 /// Expand the top of the tree at the heaviest open node until `target` pieces; returns the
 /// pieces (in search order, solved leaves included and flagged) and the nodes counted on the
 /// way (expanded nodes and dead children).
-fn expand_top<E: Engine>(root: &E, target: usize) -> (Vec<Top<E>>, f64) {
+fn expand_top<E: Engine>(
+    root: &E,
+    target: usize,
+    cancel: Option<&Cancel>,
+) -> Result<(Vec<Top<E>>, f64), EstimateError> {
     let mut frontier = vec![Top {
         state: root.clone(),
         weight: 1.0,
@@ -232,6 +241,9 @@ fn expand_top<E: Engine>(root: &E, target: usize) -> (Vec<Top<E>>, f64) {
     let mut counted = 0.0;
     let mut kids = Vec::new();
     while frontier.len() < target {
+        if cancel.is_some_and(Cancel::is_cancelled) {
+            return Err(EstimateError::Cancelled);
+        }
         let Some(i) = (0..frontier.len())
             .filter(|&i| !frontier[i].leaf)
             .max_by(|&a, &b| {
@@ -263,7 +275,7 @@ fn expand_top<E: Engine>(root: &E, target: usize) -> (Vec<Top<E>>, f64) {
             }
         }
     }
-    (frontier, counted)
+    Ok((frontier, counted))
 }
 
 fn estimate_engine<E: Engine>(
@@ -272,7 +284,7 @@ fn estimate_engine<E: Engine>(
     progress: Option<&AtomicU64>,
     cancel: Option<&Cancel>,
 ) -> Result<Estimate, EstimateError> {
-    let (top, counted) = expand_top(root, options.strata.max(1));
+    let (top, counted) = expand_top(root, options.strata.clamp(1, MAX_STRATA), cancel)?;
     let exact_solutions = top.iter().filter(|t| t.leaf).count() as f64;
     let open: Vec<&Top<E>> = top.iter().filter(|t| !t.leaf).collect();
     if open.is_empty() {

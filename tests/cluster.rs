@@ -423,6 +423,36 @@ fn estimates_beyond_a_float_say_so() {
     assert!(v["solutions"].is_null() && v["ci95"][0].is_null(), "{out}");
 }
 
+/// `--strata 100000000` ran for minutes, deaf to Ctrl-C and SIGTERM, its memory growing: the
+/// strata are now at most 10,000, and the expansion listens for Ctrl-C.
+#[test]
+fn strata_are_bounded() {
+    let (code, _, err) = run(
+        &["estimate", "--strata", "100000000"],
+        &format!("{}\n", empty9()),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is not a number of strata from 1 to 10000"),
+        "{err}"
+    );
+    let (code, out, err) = run(
+        &[
+            "estimate",
+            "-q",
+            "-s",
+            "2",
+            "--calibrate",
+            "0",
+            "--strata",
+            "10000",
+        ],
+        &format!("{}\n", empty9()),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("about 6."), "{out}");
+}
+
 /// The empty 9×9: 6.67·10²¹ solutions, centuries to count.
 fn empty9() -> String {
     ".".repeat(81)

@@ -363,8 +363,10 @@ pub struct EstimateArgs {
     /// Seed of the random probes (the same seed gives the same estimate).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Pieces the top of the tree is expanded into before probing (1: Knuth's plain estimator).
-    #[arg(long, value_name = "N", default_value_t = estimate::DEFAULT_STRATA)]
+    /// Pieces the top of the tree is expanded into before probing (1: Knuth's plain estimator;
+    /// at most 10000).
+    #[arg(long, value_name = "N", default_value_t = estimate::DEFAULT_STRATA,
+          value_parser = parse_strata)]
     pub strata: usize,
     /// Seconds of a trial of the real count, whose progress predicts the count time (a trial
     /// that finishes gives the exact count; 0: no trial, no prediction).
@@ -406,6 +408,16 @@ pub struct MergeArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+fn parse_strata(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(v) if (1..=estimate::MAX_STRATA).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a number of strata from 1 to {}",
+            estimate::MAX_STRATA
+        )),
+    }
 }
 
 fn parse_secs0(s: &str) -> Result<f64, String> {
