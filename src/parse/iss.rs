@@ -178,9 +178,12 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
     // The shape first: cells are read against it.
     let mut side = 9;
     let mut zero_based = false;
+    // The first `Shape` read: a later one must say the same (ISS refuses the string too).
+    let mut first: Option<(&str, usize, bool)> = None;
     for &(at, item) in &items {
         let mut parts = item.split('~');
         if parts.next() == Some("Shape") {
+            zero_based = false;
             let dims = parts.next().unwrap_or("");
             let range = parts.next();
             let (r, c) = dims
@@ -219,6 +222,16 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
                 ));
             }
             side = r;
+            match first {
+                Some((text, s, z)) if (s, z) != (side, zero_based) => {
+                    return Err((
+                        at,
+                        format!("{item} disagrees with the {text} before it: one grid per puzzle"),
+                    ));
+                }
+                Some(_) => {}
+                None => first = Some((item, side, zero_based)),
+            }
         }
     }
     let shape = match shape {
@@ -888,6 +901,17 @@ mod tests {
             "{}",
             e.1
         );
+        // Two shapes that disagree: refused (the last one was taken), as ISS refuses them.
+        for (text, at) in [
+            (".Shape~8x8.Shape~9x9", 11),
+            (".Shape~6x6.Shape~6x6~0-5", 11),
+            (".Shape~6x6~0-5.~R1C1_0.Shape~6x6", 23),
+        ] {
+            let e = parse_constraints(text, None).unwrap_err();
+            assert_eq!(e.0, at, "{text}");
+            assert!(e.1.contains("disagrees with the Shape~"), "{text}: {}", e.1);
+        }
+        assert!(parse_constraints(".Shape~6x6.Shape~6x6.~R1C1_1", None).is_ok());
         let e = parse_constraints(".Shape~6x8", None).unwrap_err();
         assert!(e.1.contains("only square grids"), "{}", e.1);
         // An argument is named as the string has it, never as a Rust `Some(..)`.
