@@ -293,8 +293,15 @@ impl Builder {
                 }
             }
         }
+        // Rows and columns are one base-17 digit each: 10 to 16 are A to G.
+        let last = char::from_digit(n as u32, 17).map_or('?', |d| d.to_ascii_uppercase());
+        let letters = if n > 9 {
+            format!("; rows and columns 10 to {n} are A to {last}")
+        } else {
+            String::new()
+        };
         Err(format!(
-            "cannot read cell {id:?} of a {n}x{n} grid (expected R1C1 .. R{n}C{n})"
+            "cannot read cell {id:?} of a {n}x{n} grid (expected R1C1 .. R{last}C{last}{letters})"
         ))
     }
 
@@ -912,6 +919,14 @@ mod tests {
             assert!(e.1.contains("disagrees with the Shape~"), "{text}: {}", e.1);
         }
         assert!(parse_constraints(".Shape~6x6.Shape~6x6.~R1C1_1", None).is_ok());
+        // Rows and columns above 9 are letters, and the message says so.
+        let e = parse_constraints(".Shape~16x16.~R16C16_1", None).unwrap_err();
+        assert!(
+            e.1.ends_with("(expected R1C1 .. RGCG; rows and columns 10 to 16 are A to G)"),
+            "{}",
+            e.1
+        );
+        assert!(parse_constraints(".Shape~16x16.~RGCG_1", None).is_ok());
         let e = parse_constraints(".Shape~6x8", None).unwrap_err();
         assert!(e.1.contains("only square grids"), "{}", e.1);
         // An argument is named as the string has it, never as a Rust `Some(..)`.
