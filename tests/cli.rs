@@ -765,3 +765,34 @@ fn a_timed_out_dump_is_left_partial() {
     let partial = std::fs::read_to_string(dir.path().join("sols.txt.partial")).unwrap();
     assert!(partial.ends_with('\n') && partial.lines().all(|l| l.len() == 81));
 }
+
+/// A puzzle typed at a terminal (seed 000's prompt) is not overdrawn: no progress bar runs
+/// while standard input is that terminal (its redraws wiped the half-typed line). Run under
+/// `script` (util-linux), which gives the program a terminal; skipped where it is missing.
+#[test]
+fn no_bar_while_a_puzzle_is_typed() {
+    let script = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if !script.is_ok_and(|o| o.status.success()) {
+        eprintln!("no `script`: skipped");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-enum");
+    let typed = format!(
+        "(sleep 0.8; printf '1..4....'; sleep 0.8; printf '.....32.\\n'; sleep 0.2; printf '\\004') \
+         | SUDOKU_ENUM_BAR_DELAY_MS=50 script -qc '{} solve -j1' /dev/null",
+        bin.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &typed])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Enter a Sudoku puzzle"), "{text}");
+    assert!(text.contains("1234341221434321"), "{text}");
+    assert!(
+        !text.contains("\x1b[2K") && !text.contains("puzzles ("),
+        "{text}"
+    );
+}

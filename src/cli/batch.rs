@@ -26,7 +26,11 @@ const CHUNK: usize = 512;
 pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     let started = Instant::now();
     let batch = Arc::new(Batch::default());
-    let ticker = Ticker::start(progress::enabled(cfg.quiet), Arc::clone(&batch), "solution");
+    let ticker = Ticker::start(
+        progress::enabled(cfg.quiet, &cfg.files),
+        Arc::clone(&batch),
+        "solution",
+    );
     let stdout = io::stdout();
     let mut printer = Printer {
         cfg,

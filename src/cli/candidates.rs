@@ -57,7 +57,11 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     let options = cfg.options(None, None);
     // After about a second on a terminal: puzzles answered and searches made so far.
     let batch = Arc::new(Batch::default());
-    let ticker = Ticker::start(progress::enabled(cfg.quiet), Arc::clone(&batch), "search");
+    let ticker = Ticker::start(
+        progress::enabled(cfg.quiet, &cfg.files),
+        Arc::clone(&batch),
+        "search",
+    );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
     let mut errors = InputErrors::default();

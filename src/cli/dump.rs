@@ -460,7 +460,11 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let writer_failed = Arc::clone(&failed);
     let handle = thread::spawn(move || writer(rx, out, writer_failed));
     let batch = Arc::new(Batch::default());
-    let ticker = Ticker::start(progress::enabled(cfg.quiet), Arc::clone(&batch), "solution");
+    let ticker = Ticker::start(
+        progress::enabled(cfg.quiet, &cfg.files),
+        Arc::clone(&batch),
+        "solution",
+    );
     let mut summary = Summary::default();
     let mut written: u128 = 0;
     let mut interrupted = false;

@@ -87,9 +87,12 @@ impl<W: Write> Write for TermOut<W> {
     }
 }
 
-/// Whether bars may be drawn at all.
-pub fn enabled(quiet: bool) -> bool {
-    !quiet && std::io::stderr().is_terminal()
+/// Whether bars may be drawn at all: on a terminal, unless the puzzles are typed at it
+/// (standard input among the `inputs`, and a terminal): a bar's redraws would wipe the line
+/// being typed.
+pub fn enabled(quiet: bool, inputs: &[std::path::PathBuf]) -> bool {
+    let typed = || inputs.iter().any(|f| f.as_os_str() == "-") && std::io::stdin().is_terminal();
+    !quiet && std::io::stderr().is_terminal() && !typed()
 }
 
 /// How long a run goes before its bar is first drawn.
@@ -424,7 +427,7 @@ impl Bar {
     /// `len`: the counter's end (a spinner without). `message` is shown beside the count.
     pub fn start(quiet: bool, counter: Arc<AtomicU64>, len: Option<u64>, message: String) -> Bar {
         let stop = Arc::new(AtomicBool::new(false));
-        if !enabled(quiet) {
+        if !enabled(quiet, &[]) {
             return Bar { stop, handle: None };
         }
         let stop2 = Arc::clone(&stop);
