@@ -13,7 +13,8 @@
 //! The singles logic here is independent of the search engines: one `u64` candidate mask per
 //! cell, any box shape up to 64×64.
 
-use crate::puzzle::{digit_char, Conflict, Puzzle};
+use crate::parse::Alphabet;
+use crate::puzzle::{Conflict, Puzzle};
 use crate::shape::Shape;
 use crate::solver::{count, Options, Verdict};
 
@@ -61,6 +62,12 @@ pub enum Contradiction {
 impl Contradiction {
     /// A human description, e.g. `r3c4 has no candidate left`.
     pub fn describe(&self, shape: Shape) -> String {
+        self.describe_in(shape, Alphabet::Standard)
+    }
+
+    /// [`Contradiction::describe`] with the digit written in `alphabet`, as the boards beside
+    /// it are (a number where the alphabet has no character for it).
+    pub fn describe_in(&self, shape: Shape, alphabet: Alphabet) -> String {
         match self {
             Contradiction::Clash(c) => c.to_string(),
             Contradiction::NoCandidate { cell } => {
@@ -68,7 +75,9 @@ impl Contradiction {
             }
             Contradiction::NoPlace { digit, house } => format!(
                 "{} has no place left in {}",
-                digit_char(shape, *digit),
+                alphabet
+                    .symbol(*digit)
+                    .map_or_else(|| digit.to_string(), String::from),
                 shape.house_name(*house)
             ),
         }

@@ -60,7 +60,7 @@ pub fn text(
             let why = r
                 .contradiction
                 .as_ref()
-                .map(|c| c.describe(shape))
+                .map(|c| c.describe_in(shape, alphabet))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -87,7 +87,7 @@ pub fn text(
                         "Field was not solvable with level 1: contradiction after {} more of {left} \
                          empty fields filled: {}",
                         r.level1_filled,
-                        c.describe(shape)
+                        c.describe_in(shape, alphabet)
                     );
                 }
                 (None, Level::Singles) => {
@@ -193,7 +193,7 @@ pub fn json(
         "nodes": outcome.stats.nodes,
         "guesses": outcome.stats.guesses,
         "verdict": outcome.verdict().as_str(),
-        "contradiction": r.contradiction.as_ref().map(|c| c.describe(p.shape())),
+        "contradiction": r.contradiction.as_ref().map(|c| c.describe_in(p.shape(), alphabet)),
         "minimal": m.map(|m| m.minimal),
         "redundant": m.map(|m| m.redundant.iter().map(|&c| given_name(p, c, alphabet)).collect::<Vec<_>>()),
     })
@@ -299,5 +299,25 @@ mod tests {
         );
         assert!(t.contains("Minimal: not checked (the puzzle is multiple)"));
         assert!(t.contains("Uniqueness: not unique"));
+    }
+
+    /// The contradiction's digit is written as the boards beside it are: in hex, 8 is `7`
+    /// (it said `8` under boards written in 0-F).
+    #[test]
+    fn a_contradiction_names_its_digit_in_the_boards_alphabet() {
+        let line =
+            "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..";
+        let cells = line
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect();
+        let p = Puzzle::new(Shape::NINE, cells).unwrap();
+        let (r, o) = (rate(&p).unwrap(), count(&p, &two()));
+        let t = text(&p, &r, &o, None, Alphabet::Hex);
+        assert!(t.contains("filled: 7 has no place left in column 2"), "{t}");
+        let j = json(&p, &r, &o, None, Alphabet::Letters);
+        assert_eq!(j["contradiction"], "H has no place left in column 2");
+        let t = text(&p, &r, &o, None, Alphabet::Standard);
+        assert!(t.contains("filled: 8 has no place left in column 2"), "{t}");
     }
 }
