@@ -93,6 +93,41 @@ fn hex_boards_read_back_in_every_layout() {
     }
 }
 
+/// What `--json --output-alphabet numbers` writes reads back: a board of blank-separated
+/// numbers in a JSON string (it was "unexpected character ' '", or no member found at all).
+#[test]
+fn json_boards_in_numbers_read_back() {
+    let file = path("big16.txt");
+    for args in [
+        &[
+            "check",
+            "--json",
+            "-q",
+            "--output-alphabet",
+            "numbers",
+            &file,
+        ][..],
+        &[
+            "dump",
+            "--json",
+            "-q",
+            "-n",
+            "1",
+            "--output-alphabet",
+            "numbers",
+            &file,
+        ][..],
+    ] {
+        let (code, json, err) = run(args, "");
+        assert_eq!(code, 0, "{err}");
+        assert!(json.contains(" 10 "), "{json}");
+        let (code, out, err) = run(&["check", "-q"], &json);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(out.lines().count(), json.lines().count(), "{out}");
+        assert!(out.lines().all(|l| l.ends_with(": unique")), "{out}");
+    }
+}
+
 #[test]
 fn letters_are_recognised_and_kept() {
     let file = path("formats/letters16.txt");

@@ -123,10 +123,23 @@ pub(super) fn is_puzzle_name(name: &[u8]) -> bool {
     PUZZLE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
-/// A field that is a whole one-line puzzle: a grid, or a variant's constraint string or link.
+/// A field that is a whole one-line puzzle: a grid (of characters, or of blank-separated
+/// numbers as `--output-alphabet numbers` writes one), or a variant's constraint string or
+/// link.
 pub(super) fn holds_puzzle(field: &[u8], shape: Option<Shape>) -> bool {
     let grid =
         !field.is_empty() && run_len(field, 0) == field.len() && is_board_len(field.len(), shape);
+    let numbers = || {
+        let mut k = 0;
+        let all = field
+            .split(|&b| b == b' ')
+            .filter(|t| !t.is_empty())
+            .all(|t| {
+                k += 1;
+                t == b"." || (t.len() <= 2 && t.iter().all(u8::is_ascii_digit))
+            });
+        all && k > 1 && is_board_len(k, shape)
+    };
     // A link is a web address (a header's `fpuzzles_link` is not one).
     let link = || {
         std::str::from_utf8(field).is_ok_and(|f| {
@@ -134,7 +147,7 @@ pub(super) fn holds_puzzle(field: &[u8], shape: Option<Shape>) -> bool {
                 && super::fpuzzles::link_payload(f).is_some_and(|payload| payload.is_ok())
         })
     };
-    grid || super::iss::is_constraint_string(field) || link()
+    grid || numbers() || super::iss::is_constraint_string(field) || link()
 }
 
 /// A table being read.

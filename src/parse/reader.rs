@@ -2,14 +2,16 @@
 //! error recovery, over any [`BufRead`]; and [`parse_one`].
 
 use super::alphabet::{detect, Alphabet};
-use super::bytes::is_cell_char;
 use super::bytes::{find_first, is_soft_end, small_value, BOM};
+use super::bytes::{is_cell_char, is_ws};
 use super::columns::{header_sep, starts_json, Column, Table, TableFormat};
 use super::error::{
     alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
     ParseError, ParseErrorKind, ReadError,
 };
-use super::grid::{detect_mode, infer_shape, nearest_board, tokenize, Grid, Skip, Tok, TokError};
+use super::grid::{
+    detect_mode, infer_shape, nearest_board, tokenize, Entries, Grid, Raw, Skip, Tok, TokError,
+};
 use super::lines::{
     classify, is_board_len, is_complete_line, later_puzzle, section_name, start_kind, LineClass,
     Start,
@@ -245,9 +247,77 @@ impl<R: BufRead> Reader<R> {
         if let Some(variant) = self.variant_text(s, e) {
             return variant;
         }
+        if self.line[s..e].contains(&b' ') {
+            return self.read_numbers_field(s, e);
+        }
         let run: Vec<u8> = self.line[s..e].to_vec();
         let at: Vec<usize> = (s..e).collect();
         self.read_cells(&run, &at, e)
+    }
+
+    /// A table's field of blank-separated numbers, one a cell (`0` or `.` empty), as
+    /// `--output-alphabet numbers` writes a board on one line.
+    fn read_numbers_field(&mut self, s: usize, e: usize) -> Result<Parsed, ReadError> {
+        let given = self.options.shape;
+        let mut toks = Vec::new();
+        let first = s + self.line[s..e].iter().take_while(|&&b| is_ws(b)).count();
+        tokenize(
+            &self.line[..e],
+            first,
+            Entries::Numbers,
+            given.map(Shape::side),
+            false,
+            &mut toks,
+        )
+        .map_err(|err| match err {
+            TokError::Bad(pos, kind) => self.error(pos, kind),
+            TokError::CharRun(pos) => {
+                self.error(pos, unexpected(&self.line, pos, Expected::Number(None)))
+            }
+        })?;
+        if !is_board_len(toks.len(), given) {
+            let kind = match given {
+                Some(shape) => ParseErrorKind::WrongCellCount {
+                    got: toks.len(),
+                    shape,
+                },
+                None => ParseErrorKind::NotABoardSize {
+                    got: toks.len(),
+                    nearest: nearest_board(toks.len()),
+                },
+            };
+            return Err(self.error(e, kind));
+        }
+        let shape = self.line_shape(toks.len()).map_err(|k| self.error(e, k))?;
+        let n = shape.side();
+        let mut cells = Vec::with_capacity(toks.len());
+        for t in &toks {
+            let value = match t.raw {
+                Raw::Num(v) if usize::from(v) <= n => Some(v as u8),
+                Raw::Sym(b'.') => Some(0),
+                Raw::Num(v) => {
+                    let kind = ParseErrorKind::NumberOutOfRange {
+                        value: i32::from(v),
+                        side: n,
+                    };
+                    return Err(self.error(t.pos, kind));
+                }
+                _ => None,
+            };
+            let value = value.ok_or_else(|| {
+                self.error(
+                    t.pos,
+                    unexpected(&self.line, t.pos, Expected::Number(Some(n))),
+                )
+            })?;
+            cells.push(value);
+        }
+        let puzzle = Puzzle::new(shape, cells).map_err(|err| self.error(s, err.into()))?;
+        Ok(Parsed {
+            line: self.line_no,
+            puzzle,
+            alphabet: Alphabet::Numbers,
+        })
     }
 
     /// A one-line puzzle whose cells are not one run of the line (`+` marks dropped, as in
