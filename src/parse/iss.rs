@@ -927,6 +927,14 @@ mod tests {
             e.1
         );
         assert!(parse_constraints(".Shape~16x16.~RGCG_1", None).is_ok());
+        // A cell twice is named (it read "2 cells, or a cell twice (at most 8 ...)").
+        let e = parse_constraints(".Shape~8x8.Cage~10~R1C1~R1C1", None).unwrap_err();
+        assert_eq!(e.1, "killer cage: cell r1c1 appears twice");
+        let e = parse_constraints(".Shape~4x4.Renban~R1C1~R1C2~R1C3~R1C4~R2C1", None).unwrap_err();
+        assert_eq!(
+            e.1,
+            "renban line: 5 cells, more than the 4 different digits of the board"
+        );
         let e = parse_constraints(".Shape~6x8", None).unwrap_err();
         assert!(e.1.contains("only square grids"), "{}", e.1);
         // An argument is named as the string has it, never as a Rust `Some(..)`.

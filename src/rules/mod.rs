@@ -434,6 +434,14 @@ impl Rule {
         let n = shape.side();
         let on_board = |cells: &[usize]| cells.iter().all(|&c| c < shape.cells());
         let distinct = |cells: &[usize]| cells.iter().collect::<BTreeSet<_>>().len() == cells.len();
+        // The first cell named twice, for the message.
+        let twice = |cells: &[usize]| {
+            let mut seen = BTreeSet::new();
+            cells
+                .iter()
+                .find(|&&c| !seen.insert(c))
+                .map_or_else(String::new, |&c| shape.cell_name(c))
+        };
         let name = self.name();
         let cells: Vec<usize> = self.cells();
         if !on_board(&cells) {
@@ -442,16 +450,25 @@ impl Rule {
         match self {
             Rule::Diagonal(_) | Rule::Windoku | Rule::DisjointGroups => Ok(()),
             Rule::AllDifferent(c) | Rule::Cage { cells: c, .. } | Rule::Renban(c)
-                if !distinct(c) || c.len() > n =>
+                if !distinct(c) =>
+            {
+                Err(format!("{name}: cell {} appears twice", twice(c)))
+            }
+            Rule::AllDifferent(c) | Rule::Cage { cells: c, .. } | Rule::Renban(c)
+                if c.len() > n =>
             {
                 Err(format!(
-                    "{name}: {} cells, or a cell twice (at most {n} different cells)",
+                    "{name}: {} cells, more than the {n} different digits of the board",
                     c.len()
                 ))
             }
-            Rule::Thermo(c) if c.len() > n || !distinct(c) => {
-                Err(format!("{name}: longer than {n} cells or a cell twice"))
+            Rule::Thermo(c) if !distinct(c) => {
+                Err(format!("{name}: cell {} appears twice", twice(c)))
             }
+            Rule::Thermo(c) if c.len() > n => Err(format!(
+                "{name}: {} cells, longer than the {n} digits of the board",
+                c.len()
+            )),
             Rule::Arrow { circle, line }
                 if circle.is_empty() || circle.len() > 3 || line.is_empty() =>
             {
