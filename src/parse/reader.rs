@@ -275,20 +275,7 @@ impl<R: BufRead> Reader<R> {
                 self.error(pos, unexpected(&self.line, pos, Expected::Number(None)))
             }
         })?;
-        if !is_board_len(toks.len(), given) {
-            let kind = match given {
-                Some(shape) => ParseErrorKind::WrongCellCount {
-                    got: toks.len(),
-                    shape,
-                },
-                None => ParseErrorKind::NotABoardSize {
-                    got: toks.len(),
-                    nearest: nearest_board(toks.len()),
-                },
-            };
-            return Err(self.error(e, kind));
-        }
-        let shape = self.line_shape(toks.len()).map_err(|k| self.error(e, k))?;
+        let shape = self.board_of(toks.len(), e)?;
         let n = shape.side();
         let mut cells = Vec::with_capacity(toks.len());
         for t in &toks {
@@ -333,20 +320,7 @@ impl<R: BufRead> Reader<R> {
             let expected = Expected::Cell(given.map(Shape::side));
             return Err(self.error(at[i], unexpected(&self.line, at[i], expected)));
         }
-        if !is_board_len(run.len(), given) {
-            let kind = match given {
-                Some(shape) => ParseErrorKind::WrongCellCount {
-                    got: run.len(),
-                    shape,
-                },
-                None => ParseErrorKind::NotABoardSize {
-                    got: run.len(),
-                    nearest: nearest_board(run.len()),
-                },
-            };
-            return Err(self.error(end, kind));
-        }
-        let shape = self.line_shape(run.len()).map_err(|k| self.error(end, k))?;
+        let shape = self.board_of(run.len(), end)?;
         let n = shape.side();
         let alphabet = match self.options.alphabet {
             Some(a) => a,
@@ -371,6 +345,23 @@ impl<R: BufRead> Reader<R> {
             puzzle,
             alphabet,
         })
+    }
+
+    /// The shape of a one-line board of `len` cells (the one given, or inferred), or the error
+    /// at byte `end` of a length that is no board.
+    fn board_of(&mut self, len: usize, end: usize) -> Result<Shape, ReadError> {
+        let given = self.options.shape;
+        if !is_board_len(len, given) {
+            let kind = match given {
+                Some(shape) => ParseErrorKind::WrongCellCount { got: len, shape },
+                None => ParseErrorKind::NotABoardSize {
+                    got: len,
+                    nearest: nearest_board(len),
+                },
+            };
+            return Err(self.error(end, kind));
+        }
+        self.line_shape(len).map_err(|k| self.error(end, k))
     }
 
     /// An error at byte `pos` of the current line.
