@@ -433,15 +433,12 @@ impl Rule {
     fn validate(&self, shape: Shape) -> Result<(), String> {
         let n = shape.side();
         let on_board = |cells: &[usize]| cells.iter().all(|&c| c < shape.cells());
-        let distinct = |cells: &[usize]| cells.iter().collect::<BTreeSet<_>>().len() == cells.len();
-        // The first cell named twice, for the message.
+        // The first cell named twice, if any.
         let twice = |cells: &[usize]| {
             let mut seen = BTreeSet::new();
-            cells
-                .iter()
-                .find(|&&c| !seen.insert(c))
-                .map_or_else(String::new, |&c| shape.cell_name(c))
+            cells.iter().copied().find(|&c| !seen.insert(c))
         };
+        let distinct = |cells: &[usize]| twice(cells).is_none();
         let name = self.name();
         let cells: Vec<usize> = self.cells();
         if !on_board(&cells) {
@@ -449,10 +446,14 @@ impl Rule {
         }
         match self {
             Rule::Diagonal(_) | Rule::Windoku | Rule::DisjointGroups => Ok(()),
-            Rule::AllDifferent(c) | Rule::Cage { cells: c, .. } | Rule::Renban(c)
+            Rule::AllDifferent(c)
+            | Rule::Cage { cells: c, .. }
+            | Rule::Renban(c)
+            | Rule::Thermo(c)
                 if !distinct(c) =>
             {
-                Err(format!("{name}: cell {} appears twice", twice(c)))
+                let cell = twice(c).map_or_else(String::new, |x| shape.cell_name(x));
+                Err(format!("{name}: cell {cell} appears twice"))
             }
             Rule::AllDifferent(c) | Rule::Cage { cells: c, .. } | Rule::Renban(c)
                 if c.len() > n =>
@@ -461,9 +462,6 @@ impl Rule {
                     "{name}: {} cells, more than the {n} different digits of the board",
                     c.len()
                 ))
-            }
-            Rule::Thermo(c) if !distinct(c) => {
-                Err(format!("{name}: cell {} appears twice", twice(c)))
             }
             Rule::Thermo(c) if c.len() > n => Err(format!(
                 "{name}: {} cells, longer than the {n} digits of the board",
