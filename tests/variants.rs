@@ -139,6 +139,24 @@ fn unsupported_types_are_named() {
 }
 
 #[test]
+fn a_misspelt_type_and_a_rule_that_does_not_fit_are_placed() {
+    // A misspelt first type is named, not read as a grid with a '~' in it.
+    let (code, _, err) = run(&["check", "-q"], ".Diagnal~1.Cage~3~R1C1~R1C2");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("sudoku-enum: <stdin>:1:2: unknown constraint type \"Diagnal\""),
+        "{err}"
+    );
+    // A rule that does not fit is placed at its own item.
+    let (code, _, err) = run(&["check", "-q"], ".Cage~10~R1C1~R1C2.Cage~5~R2C1~R2C1");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("sudoku-enum: <stdin>:1:20: killer cage: cell r2c1 appears twice"),
+        "{err}"
+    );
+}
+
+#[test]
 fn explain_says_variants_are_not_rated() {
     // Exit 1: not unique.
     let (code, out, _) = run(&["check", "-q", "--explain"], SIX);

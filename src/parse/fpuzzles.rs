@@ -387,7 +387,13 @@ impl Builder {
             _ => return Err((Vec::new(), not_read(key))),
         };
         for (i, item) in items.iter().enumerate() {
-            if !self.item(key, item).map_err(|e| (vec![i], e))? {
+            // The item's rules are checked here, so that an error names the item.
+            let from = self.rules.rules().len();
+            let read = self
+                .item(key, item)
+                .and_then(|read| self.rules.validate_from(self.shape, from).map(|()| read))
+                .map_err(|e| (vec![i], e))?;
+            if !read {
                 return Err((Vec::new(), not_read(key)));
             }
         }
@@ -778,6 +784,18 @@ mod tests {
             cells: vec![9, 10],
             diff: 3
         }));
+    }
+
+    #[test]
+    fn a_rule_that_does_not_fit_is_placed_at_its_item() {
+        let grid = empty_grid(9);
+        let text = format!(
+            "{{\"size\":9,\"grid\":{grid},\n\"killercage\":[{{\"cells\":[\"R1C1\",\"R1C2\"]}},\n {{\"cells\":[\"R2C1\",\"R2C1\"]}}]}}"
+        );
+        let (at, e) = from_json_located(&text).unwrap_err();
+        assert!(e.contains("cell r2c1 appears twice"), "{e}");
+        let second = text.rfind("{\"cells\"").unwrap();
+        assert_eq!(at, Some(second), "{e}");
     }
 
     #[test]

@@ -105,7 +105,12 @@ pub(crate) fn is_constraint_string(line: &[u8]) -> bool {
         // `.~R1C1_5` (givens), or an empty item before the next (`..Cage~…`).
         return next == Some(b'~') || (next == Some(b'.') && is_constraint_string(&line[1..]));
     }
-    let typed = matches!(next, None | Some(b'.' | b'~' | b' ' | b'\t'))
+    if next == Some(b'~') {
+        // A word and its arguments: no grid holds a `~`, so a type misspelt or unknown is
+        // named as such rather than read as a grid.
+        return true;
+    }
+    let typed = matches!(next, None | Some(b'.' | b' ' | b'\t'))
         && ISS_TYPES
             .iter()
             .chain(OWN_TYPES)
@@ -262,7 +267,11 @@ pub(crate) fn parse_constraints(text: &str, shape: Option<Shape>) -> Result<Puzz
     for &(at, item) in &items {
         let mut parts: Vec<&str> = item.split('~').map(str::trim).collect();
         let kind = parts.remove(0);
-        b.item(kind, &parts).map_err(|m| (at, m))?;
+        // The item's rules are checked here, so that an error names the item.
+        let from = b.rules.rules().len();
+        b.item(kind, &parts)
+            .and_then(|()| b.rules.validate_from(b.shape, from))
+            .map_err(|m| (at, m))?;
     }
     b.finish().map_err(|m| (1, m))
 }
@@ -769,6 +778,9 @@ mod tests {
             b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
         ));
         assert!(!is_constraint_string(b".AB.C"));
+        // A type this tool does not know, with its arguments, is still a constraint string
+        // (and the type is named in the error).
+        assert!(is_constraint_string(b".Diagnal~1.Cage~3~R1C1~R1C2"));
         // Types without arguments need no `~`; a type that takes some does.
         assert!(is_constraint_string(b".AntiKnight.AntiKing"));
         assert!(is_constraint_string(b".Windoku."));
@@ -908,6 +920,14 @@ mod tests {
             "{}",
             e.1
         );
+        // A rule that does not fit the board is placed at its item, not at the string's start.
+        for (text, at) in [
+            (".Cage~10~R1C1~R1C2.Cage~5~R2C1~R2C1", 19),
+            (".Shape~6x6.Thermo~R1C1~R1C2~R1C3~R1C4~R1C5~R1C6~R2C6", 11),
+        ] {
+            let e = parse_constraints(text, None).unwrap_err();
+            assert_eq!(e.0, at, "{text}: {}", e.1);
+        }
         // Two shapes that disagree: refused (the last one was taken), as ISS refuses them.
         for (text, at) in [
             (".Shape~8x8.Shape~9x9", 11),

@@ -298,9 +298,7 @@ impl Rules {
                 ));
             }
         }
-        for rule in &self.rules {
-            rule.validate(shape)?;
-        }
+        self.validate_from(shape, 0)?;
         if self.regions.is_some() && self.rules.contains(&Rule::DisjointGroups) {
             return Err("disjoint groups need the standard boxes, not irregular regions".into());
         }
@@ -313,6 +311,16 @@ impl Rules {
             return Err("sandwich sums on a board of values from 0 are not supported".into());
         }
         Ok(())
+    }
+
+    /// [`Rules::validate`]'s check of each rule alone, for the rules from the `from`th on: a
+    /// reader checks the rules of each item it reads, so that an error names the item.
+    pub(crate) fn validate_from(&self, shape: Shape, from: usize) -> Result<(), String> {
+        self.rules
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .try_for_each(|rule| rule.validate(shape))
     }
 
     /// True when `grid` (N² digits, row-major, a valid sudoku of the rows and columns) keeps
