@@ -30,6 +30,15 @@ pub(crate) trait Masks {
     /// Keep only the `allowed` candidates of `cell`: `Ok(true)` when that removed some,
     /// `Err` when none is left.
     fn restrict(&mut self, cell: usize, allowed: u64) -> Result<bool, Contradiction>;
+    /// Whether digit `bit`, which must go in one of the cells `places` (bits of the cells of
+    /// the unit whose cells start at `unit`), was already cleared from the cells that see all
+    /// of them in this state or one it narrows; if not, note that it is being cleared now.
+    /// By default nothing is remembered (false).
+    #[inline(always)]
+    fn cleared_before(&mut self, unit: *const u16, bit: u64, places: u64) -> bool {
+        let _ = (unit, bit, places);
+        false
+    }
 }
 
 /// Every propagator of a puzzle, by family, and which of them watch each cell.

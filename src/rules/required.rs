@@ -112,6 +112,18 @@ impl Exclusions {
         }
     }
 
+    /// Tests: whether [`Exclusions::clear_common`] would narrow some cell.
+    #[cfg(test)]
+    fn would_clear<M: Masks>(&self, cells: impl Iterator<Item = usize>, bit: u64, m: &M) -> bool {
+        let mut common = vec![u64::MAX; self.words];
+        for c in cells {
+            for (w, &p) in common.iter_mut().zip(self.of(c)) {
+                *w &= p;
+            }
+        }
+        (0..common.len() * 64).any(|c| common[c / 64] >> (c % 64) & 1 == 1 && m.open(c) & bit != 0)
+    }
+
     /// [`Exclusions::clear_common`] with at most `W` words per cell.
     #[inline(always)]
     fn clear_common_in<const W: usize, M: Masks>(
@@ -472,6 +484,12 @@ pub(super) fn place<M: Masks>(
             _ => {
                 if let Some(ex) = peers {
                     let at = bits(places).map(|i| usize::from(cells[i]));
+                    if m.cleared_before(cells.as_ptr(), bit, places) {
+                        // The tests hold the memo to what it skips: nothing to clear.
+                        #[cfg(test)]
+                        assert!(!ex.would_clear(at, bit, m), "a clear skipped that narrows");
+                        continue;
+                    }
                     changed |= ex.clear_common(at, bit, m)?;
                     continue;
                 }

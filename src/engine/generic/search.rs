@@ -110,6 +110,8 @@ impl Scratch {
             return true;
         }
         let mut st = self.levels[depth].clone();
+        // A copy, not a level: its clears are not noted.
+        self.work.cleared.level = None;
         if st.refute(t, &mut self.work, cell, bit).is_err() {
             return false;
         }
@@ -143,6 +145,7 @@ impl Scratch {
             let (parent, rest) = self.levels.split_at_mut(depth + 1);
             rest[0].copy_from(&parent[depth]);
         }
+        self.work.cleared.renew(depth + 1);
         depth + 1
     }
 
@@ -276,6 +279,7 @@ pub(super) fn search_scored<S: Sink>(
         left -= w;
         ctx.guess();
         let child = scratch.child_of(depth);
+        scratch.work.cleared.level = Some(child);
         let flow = match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
             Ok(()) => search_scored(t, scratch, child, ctx, w),
             Err(Dead(blame)) => {
@@ -293,6 +297,7 @@ pub(super) fn search_scored<S: Sink>(
         // The other way: not that digit there.
         let st = &mut scratch.levels[depth];
         let rest = st.cand[cell] & !bit;
+        scratch.work.cleared.level = Some(depth);
         if let Err(Dead(blame)) = st.refute(t, &mut scratch.work, cell, bit) {
             // Scored as a failure of the cell's next digit.
             scratch.conflict(t, cell, rest & rest.wrapping_neg(), blame);

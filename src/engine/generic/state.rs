@@ -26,6 +26,87 @@ pub(super) struct View<'a> {
     pub(super) t: &'a Tables,
     pub(super) full: u64,
     pub(super) queue: &'a mut Vec<u16>,
+    pub(super) cleared: &'a mut Cleared,
+}
+
+/// What the rules' required digits cleared from the cells that see all their places, along
+/// the search's path (see `Masks::cleared_before`): a direct-mapped table of the last clears,
+/// each with the level of the state it was made in and that level's generation. A clear
+/// made in a state holds in every state that narrows it: the same level later (after
+/// refutations, which narrow it) and the levels below it; a level made anew (a new child)
+/// takes a new generation, which voids what its earlier occupant noted.
+#[derive(Debug, Clone)]
+pub(super) struct Cleared {
+    /// The level being propagated; `None`: nothing is noted or skipped (a propagation
+    /// outside the search's levels).
+    pub(super) level: Option<usize>,
+    pub(super) gens: Vec<u32>,
+    table: Vec<ClearedEntry>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct ClearedEntry {
+    unit: usize,
+    bit: u64,
+    places: u64,
+    level: u32,
+    gen: u32,
+}
+
+impl Cleared {
+    const SLOTS: usize = 2048;
+
+    pub(super) fn new(used: bool) -> Cleared {
+        Cleared {
+            level: None,
+            gens: Vec::new(),
+            table: if used {
+                vec![ClearedEntry::default(); Self::SLOTS]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Level `level` holds a new state.
+    #[inline]
+    pub(super) fn renew(&mut self, level: usize) {
+        if self.gens.len() <= level {
+            self.gens.resize(level + 1, 0);
+        }
+        self.gens[level] = self.gens[level].wrapping_add(1);
+    }
+
+    #[inline(always)]
+    fn check(&mut self, unit: *const u16, bit: u64, places: u64) -> bool {
+        let Some(level) = self.level else {
+            return false;
+        };
+        if self.table.is_empty() {
+            return false;
+        }
+        let unit = unit as usize;
+        let h = ((unit as u64 >> 1) ^ u64::from(bit.trailing_zeros()))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &mut self.table[(h >> 53) as usize & (Self::SLOTS - 1)];
+        let e = *slot;
+        if e.unit == unit
+            && e.bit == bit
+            && e.places == places
+            && (e.level as usize) <= level
+            && self.gens.get(e.level as usize) == Some(&e.gen)
+        {
+            return true;
+        }
+        *slot = ClearedEntry {
+            unit,
+            bit,
+            places,
+            level: level as u32,
+            gen: self.gens.get(level).copied().unwrap_or(0),
+        };
+        false
+    }
 }
 
 /// Each value's bit (bit `v - 1` for value `v`), none for 0 (an open cell); a `u8`'s every
@@ -56,6 +137,11 @@ impl Masks for View<'_> {
     #[inline(always)]
     fn placed(&self, h: usize) -> u64 {
         self.st.placed[h]
+    }
+
+    #[inline(always)]
+    fn cleared_before(&mut self, unit: *const u16, bit: u64, places: u64) -> bool {
+        self.cleared.check(unit, bit, places)
     }
 
     // Always inlined: the rules call it in their loops (left to the compiler, the few
@@ -103,6 +189,8 @@ pub(super) struct Work {
     pub(super) yields: rules::Yields,
     /// Run every unit at the next propagation (the root, where nothing was seen).
     pub(super) all: bool,
+    /// The clears of required digits along the search's path.
+    pub(super) cleared: Cleared,
 }
 
 /// One search state: candidates of open cells (0 for solved cells), values and per-house
@@ -343,6 +431,7 @@ impl State {
                 t,
                 full: t.full,
                 queue: &mut w.queue,
+                cleared: &mut w.cleared,
             };
             if let Err(u) = props.run_dirty(&mut view, &mut w.dirty, &mut w.memo, &mut w.yields) {
                 return Err(Dead(Blame::Unit(u)));

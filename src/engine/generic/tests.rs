@@ -159,6 +159,7 @@ fn propagation_ends_where_every_unit_is_quiet() {
                 t,
                 full: t.full,
                 queue: &mut work.queue,
+                cleared: &mut work.cleared,
             };
             let ok = props.run_dirty(&mut view, &mut dirty, &mut work.memo, &mut work.yields);
             ok.is_ok() && st.cand == before
