@@ -21,7 +21,10 @@ fn main() -> ExitCode {
             // closed the pipe early (`--help | head`) is not.
             return match e.print() {
                 Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
-                    let _ = writeln!(std::io::stderr(), "sudoku-enum: cannot write output: {w}");
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "sudoku-enum: cannot write to standard output: {w}"
+                    );
                     ExitCode::from(cli::status::exit::ERROR)
                 }
                 _ => ExitCode::from(code),

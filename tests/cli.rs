@@ -272,6 +272,25 @@ fn dump_writes_through_links_and_to_streams() {
             assert!(!dev_null.is_file(), "/dev/null is still a device");
         }
     }
+    // `-` and /dev/stdout are standard output, also where it is a file the shell opened (it
+    // was refused as an existing file).
+    for name in ["-", "/dev/stdout"] {
+        let out = dir.path().join("redirected.txt");
+        let file = std::fs::File::create(&out).unwrap();
+        let status = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+            .args(["dump", "-q", "-n", "5", "-o", name])
+            .arg(puzzle_path("empty4x4.txt"))
+            .stdout(file)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{name}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap().lines().count(),
+            5,
+            "{name}"
+        );
+        assert!(!dir.path().join("redirected.txt.partial").exists());
+    }
     let sub = dir.path().join("sub");
     std::fs::create_dir(&sub).unwrap();
     cmd()
@@ -429,22 +448,29 @@ fn broken_pipe_is_quiet() {
 #[test]
 #[cfg(target_os = "linux")]
 fn full_disk_is_reported() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-        .args(["dump", "-q"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        )
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("No space left"));
+    // The same message from every subcommand (`check` said "cannot write output").
+    for job in ["dump", "check", "solve", "candidates"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+            .args([job, "-q"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{job}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("sudoku-enum: cannot write to standard output: No space left"),
+            "{job}: {err}"
+        );
+    }
 }
 
 /// Messages on a stderr that fails (`2>&1 | head`, `2>/dev/full`) are let go, as ripgrep lets

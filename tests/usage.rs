@@ -61,6 +61,13 @@ fn options_that_do_nothing_are_refused() {
     // --format line is what solve and dump do anyway; it is fine there, also with --json.
     let (code, _, err) = run(&["solve", "--json", "--format", "line", file], "");
     assert_eq!(code, 0, "{err}");
+    // Where it does nothing, --help does not offer it.
+    for job in ["count", "check", "candidates"] {
+        let (_, help, _) = run(&[job, "--help"], "");
+        assert!(!help.contains("--format"), "{job} --help offers --format");
+    }
+    let (_, help, _) = run(&["solve", "--help"], "");
+    assert!(help.contains("--format"));
 }
 
 #[test]

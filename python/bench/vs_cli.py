@@ -13,9 +13,11 @@ faster). FILE defaults to ../shared/data/puzzles2_17_clue, the CLI to target/rel
 """
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
+import sys
 import time
 
 import sudoku_enum as se
@@ -25,6 +27,11 @@ ap.add_argument("file", nargs="?", default="../shared/data/puzzles2_17_clue")
 ap.add_argument("--runs", type=int, default=5)
 ap.add_argument("--cli", default="target/release/sudoku-enum")
 args = ap.parse_args()
+if not os.path.exists(args.file):
+    sys.exit(
+        f"{args.file}: not found (the default is in ../shared, beside a clone of the project); "
+        "give a file of puzzles, e.g. puzzles/samples/17clue_200.txt"
+    )
 
 with open(args.file) as f:
     lines = [line for line in f if line.strip() and not line.lstrip().startswith("#")]

@@ -14,7 +14,9 @@ The first N (default 1000) puzzles of FILE (default ../shared/data/puzzles2_17_c
 """
 
 import argparse
+import os
 import statistics
+import sys
 import time
 
 import sudoku_enum as se
@@ -25,6 +27,11 @@ ap.add_argument("--sample", type=int, default=1000)
 ap.add_argument("--slow-sample", type=int, default=50)
 ap.add_argument("--runs", type=int, default=3)
 args = ap.parse_args()
+if not os.path.exists(args.file):
+    sys.exit(
+        f"{args.file}: not found (the default is in ../shared, beside a clone of the project); "
+        "give a file of puzzles, e.g. puzzles/samples/17clue_200.txt"
+    )
 
 with open(args.file) as f:
     puzzles = [l.strip() for l in f if l.strip() and not l.lstrip().startswith("#")]

@@ -75,7 +75,8 @@ Examples:
   sudoku-enum solve puzzles/seed000.txt                the solution on one line
   sudoku-enum solve --format grid puzzles/seed001.txt  as a boxed board
   echo 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........ \\
-      | sudoku-enum solve --format rows               from standard input, 9 rows
+      | sudoku-enum solve --format rows               from standard input, the puzzle and
+                                                      its solution in rows of numbers
   sudoku-enum solve --output-alphabet 0-F puzzles/big16.txt  a 16x16 in hex digits
 
 ",
@@ -211,7 +212,8 @@ pub enum Command {
         /// Write at most N solutions per puzzle (exactly min(N, total); N >= 1).
         #[arg(short = 'n', long = "max", value_name = "N", value_parser = parse_limit)]
         max: Option<u64>,
-        /// Write to this file (via OUT.partial, renamed when complete) instead of stdout.
+        /// Write to this file (via OUT.partial, renamed when complete) instead of stdout ("-"
+        /// and /dev/stdout: stdout, as without -o).
         #[arg(short = 'o', long, value_name = "OUT")]
         output: Option<PathBuf>,
         /// Overwrite OUT if it exists.
@@ -224,7 +226,7 @@ pub enum Command {
     },
     /// True candidates: the digits of each cell that appear in at least one solution, with
     /// the number of solutions through each (up to --cap), as a pencil-mark grid.
-    #[command(after_help = CANDIDATES_EXAMPLES)]
+    #[command(after_help = CANDIDATES_EXAMPLES, mut_arg("format", |a| a.hide(true)))]
     Candidates {
         #[command(flatten)]
         common: Common,
@@ -271,8 +273,9 @@ pub struct Common {
     /// Board layout for printed solutions (solve, dump): line (default), grid, rows, bands.
     #[arg(long, value_name = "FORMAT", value_parser = parse_layout)]
     pub format: Option<Layout>,
-    /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent
-    /// (16 cells: 2x2, 36: 2x3, 81: 3x3, 144: 3x4, 256: 4x4, 625: 5x5).
+    /// Box shape RxC (rows x columns of a box); inferred from the puzzle size when absent:
+    /// the squarest box with no more rows than columns (16 cells: 2x2, 36: 2x3, 64: 2x4, 81:
+    /// 3x3, 100: 2x5, 144: 3x4, 256: 4x4, 625: 5x5).
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
     #[command(flatten)]

@@ -393,7 +393,10 @@ fn open_destination(
     output: Option<&Path>,
     force: bool,
 ) -> Result<(Destination, Box<dyn Write + Send>), Fatal> {
-    let Some(path) = output else {
+    // `-`, and the names of this process's own standard output, are standard output itself,
+    // whatever it is (a file the shell opened is not another file to make anew).
+    let stdout_names = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    let Some(path) = output.filter(|p| !stdout_names.iter().any(|n| p.as_os_str() == *n)) else {
         let out: Box<dyn Write + Send> = Box::new(BufWriter::with_capacity(
             1 << 16,
             TermOut::new(io::stdout()),

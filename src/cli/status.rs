@@ -35,7 +35,7 @@ impl From<io::Error> for Fatal {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Fatal::BrokenPipe
         } else {
-            Fatal::Message(format!("cannot write output: {e}"))
+            Fatal::Message(format!("cannot write to standard output: {e}"))
         }
     }
 }
