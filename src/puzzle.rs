@@ -23,6 +23,19 @@ pub struct Conflict {
     pub second_cell: usize,
 }
 
+impl Conflict {
+    /// The same clash with its digit written in `alphabet` (as the boards of a puzzle read in
+    /// it are: `K`, not `B`, for the eleventh letter), or as a number where the alphabet has
+    /// no character for it. `value` is the clashing given's value (1..=N).
+    pub fn written_in(mut self, value: u8, alphabet: crate::parse::Alphabet) -> Conflict {
+        self.digit = match alphabet.symbol(value) {
+            Some(ch) if alphabet != crate::parse::Alphabet::Numbers => ch.to_string(),
+            _ => value.to_string(),
+        };
+        self
+    }
+}
+
 /// A puzzle: its shape and one value per cell, 0 for empty, 1..=N for a given; and the variant
 /// rules, if any ([`Rules`]).
 #[derive(Clone, PartialEq, Eq, Hash)]

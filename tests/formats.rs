@@ -26,6 +26,37 @@ fn relabel(line: &str, digits: &str) -> String {
 }
 
 #[test]
+fn a_clash_is_named_in_the_boards_alphabet() {
+    // puzzles/big16.txt with its first cell given as the digit at r1c13 clashes in row 1; the
+    // message names that digit as the board writes it, in every alphabet and subcommand.
+    let line = std::fs::read_to_string(path("big16.txt")).unwrap();
+    let line = line
+        .lines()
+        .find(|l| !l.starts_with('#') && l.len() == 256)
+        .unwrap()
+        .to_string();
+    let clash = |digits: &str, args: &[&str]| {
+        let board = relabel(&line, digits);
+        let given = board.chars().nth(12).unwrap();
+        assert_ne!(given, '.', "r1c13 holds a given");
+        let board = format!("{given}{}", &board[1..]);
+        for job in ["check", "count", "solve", "dump", "candidates"] {
+            let mut all = vec![job];
+            all.extend_from_slice(args);
+            let (_, out, err) = run(&all, &board);
+            let want = format!("{given} appears twice in row 1: r1c1 and r1c13");
+            assert!(
+                out.contains(&want) || err.contains(&want),
+                "{job} {args:?}: {out}{err}"
+            );
+        }
+    };
+    clash("123456789ABCDEFG", &[]);
+    clash("ABCDEFGHIJKLMNOP", &[]);
+    clash("0123456789ABCDEF", &["--alphabet", "0-F"]);
+}
+
+#[test]
 fn hex_needs_its_alphabet_and_answers_in_it() {
     let file = path("formats/hex16.txt");
     let (code, out, err) = run(&["check", &file], "");

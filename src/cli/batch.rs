@@ -261,13 +261,14 @@ fn answer<'a>(
 ) -> Answer<'a> {
     // Only JSON prints the time, and reading the clock twice a puzzle shows in big batches.
     let started = cfg.json.then(Instant::now);
-    let (outcome, solution) = if cfg.job == Job::Solve {
+    let (mut outcome, solution) = if cfg.job == Job::Solve {
         let mut sink = CollectSink::default();
         let o = search(&puzzle, options, &mut sink);
         (o, sink.solutions.into_iter().next())
     } else {
         (search(&puzzle, options, &mut CountSink), None)
     };
+    outcome.conflict = report::clash_in(outcome.conflict.take(), &puzzle, alphabet);
     // The singles rating knows rows, columns and boxes only: none for variants.
     let report = (cfg.explain || cfg.minimal) && outcome.conflict.is_none();
     let rating = report

@@ -72,7 +72,8 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
         Record::Puzzle(line, puzzle, alphabet) => {
             let alphabet = cfg.out_alphabet_for(&puzzle, alphabet);
             let t = Instant::now();
-            let c = candidates(&puzzle, &options, cap);
+            let mut c = candidates(&puzzle, &options, cap);
+            c.conflict = super::report::clash_in(c.conflict.take(), &puzzle, alphabet);
             let source = format!("{name}:{line}");
             let mut printed = Vec::new();
             let written = if cfg.json {

@@ -508,6 +508,11 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
                 order: ordered.then_some((0, &order)),
             };
             let mut outcome = search(&puzzle, &options, &mut sink);
+            outcome.conflict = super::report::clash_in(
+                outcome.conflict.take(),
+                &puzzle,
+                cfg.out_alphabet_for(&puzzle, alphabet),
+            );
             // In a split search the root sink holds nothing (the pieces' sinks were closed).
             if sink.count > 0 || !sink.buf.is_empty() {
                 sink.close();

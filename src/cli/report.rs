@@ -17,6 +17,22 @@ pub struct Plural<N> {
 }
 
 /// `n` and `noun`, with an `s` unless `n` is 1.
+/// A clash of givens named in the alphabet the puzzle's boards are written in (the library
+/// names it in 1-9A-Z).
+pub fn clash_in(
+    conflict: Option<sudoku_enum::Conflict>,
+    puzzle: &Puzzle,
+    alphabet: Alphabet,
+) -> Option<sudoku_enum::Conflict> {
+    conflict.map(|c| {
+        if alphabet == Alphabet::Standard {
+            return c;
+        }
+        let value = puzzle.cells()[c.first_cell];
+        c.written_in(value, alphabet)
+    })
+}
+
 pub fn plural<N>(n: N, noun: &'static str) -> Plural<N> {
     Plural { n, noun }
 }

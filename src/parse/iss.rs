@@ -148,10 +148,13 @@ const NO_ARGUMENTS: &[&str] = &[
     "NegativeRatio",
 ];
 
-/// Is this line ISS's short killer layout (81 characters of sums and arrows)?
+/// Is this line ISS's short killer layout (81 characters of sums and arrows)? Every cell but
+/// a cage's first is an arrow, so a layout has many (those of ISS's collection 56 or more,
+/// besides the `.` that a classic puzzle's empty cells share): a classic line with a stray
+/// arrow-like character or a few is not one (its error names that character).
 pub(crate) fn is_short_killer(line: &[u8]) -> bool {
     line.len() == 81
-        && line.iter().any(|b| b"<v>^`',".contains(b))
+        && line.iter().filter(|b| b"<v>^`',".contains(b)).count() >= 27
         && line.iter().all(|&b| {
             b.is_ascii_digit()
                 || b.is_ascii_uppercase()
@@ -767,6 +770,20 @@ pub(crate) fn parse_long_killer(text: &str) -> Result<Puzzle, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_killers_are_told_from_puzzles_with_a_stray_arrow() {
+        let killer =
+            b"R<<<M<<<U^M<<<^J>^R<<^S<^R^^P>>^>^^^^^<R5^>^MP^>^V<<^^^^^>^L>>^^<^K>^<<R^>>^<>>>^";
+        assert!(is_short_killer(killer));
+        // A classic puzzle with a typo: read as a puzzle (and its error names the `v`).
+        let typo =
+            b"4000300000006008000000000v1000050090080000600070200000000102700503000040900000000";
+        assert!(!is_short_killer(typo));
+        let dots =
+            b"4...3.......6..8..,.......1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        assert!(!is_short_killer(dots));
+    }
 
     #[test]
     fn constraint_strings_are_told_from_puzzles() {

@@ -23,8 +23,12 @@ pub(super) fn classify(line: &[u8]) -> LineClass {
         b'#' => LineClass::Comment,
         b'-' | b'+' | b'*' | b'=' | b'|' if is_frame(&line[p..]) => LineClass::Frame(p),
         // A label such as `Puzzle:` or `The solution is found:` (the seeds' and `solve`'s
-        // own, above their boards): never cells.
-        b if b.is_ascii_alphabetic() && line[..trim_end(line)].last() == Some(&b':') => {
+        // own, above their boards): never cells. Not a board of letters with a field after it
+        // (`AB..............:1:`): a label's first word is shorter than a board.
+        b if b.is_ascii_alphabetic()
+            && line[..trim_end(line)].last() == Some(&b':')
+            && run_len(line, p) < 16 =>
+        {
             LineClass::Comment
         }
         _ => LineClass::Content(p),
@@ -166,6 +170,11 @@ pub(super) fn later_puzzle(line: &[u8], p: usize) -> Option<(usize, usize)> {
     if run_len(line, p) >= 16 {
         return None;
     }
+    later_run(line, p, 16)
+}
+
+/// A later field whose run of cell characters is at least `min` long: its start and run.
+pub(super) fn later_run(line: &[u8], p: usize, min: usize) -> Option<(usize, usize)> {
     let mut i = p;
     for _ in 0..16 {
         // Skip the field, then its separators.
@@ -179,7 +188,7 @@ pub(super) fn later_puzzle(line: &[u8], p: usize) -> Option<(usize, usize)> {
             return None;
         }
         let run = run_len(line, i);
-        if run >= 16 {
+        if run >= min {
             return Some((i, run));
         }
     }

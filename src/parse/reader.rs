@@ -13,8 +13,8 @@ use super::grid::{
     detect_mode, infer_shape, nearest_board, tokenize, Entries, Grid, Raw, Skip, Tok, TokError,
 };
 use super::lines::{
-    classify, is_board_len, is_complete_line, later_puzzle, section_name, start_kind, LineClass,
-    Start,
+    classify, is_board_len, is_complete_line, later_puzzle, later_run, section_name, start_kind,
+    LineClass, Start,
 };
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
@@ -433,6 +433,16 @@ impl<R: BufRead> Reader<R> {
                             Start::OneLine(len) => self.read_one_line(q, len).map(Some),
                             _ => Err(self.bad_one_line(q, len)),
                         };
+                    }
+                }
+                if let Start::OneLine(len) = start {
+                    // A board-sized id (16 digits) before a bigger board: the bigger one is
+                    // the puzzle (a solution or count after a puzzle is never bigger).
+                    if let Some((q, _)) = later_run(&self.line, p, len + 1) {
+                        if let Start::OneLine(later) = start_kind(&self.line, q, self.options.shape)
+                        {
+                            return self.read_one_line(q, later).map(Some);
+                        }
                     }
                 }
                 match start {

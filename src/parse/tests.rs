@@ -94,6 +94,33 @@ fn one_line_with_trailing_text() {
 }
 
 #[test]
+fn a_board_sized_id_before_a_bigger_board() {
+    // A 16-digit id (a 4×4 board's length) before the puzzle: the puzzle is the 9×9 after it,
+    // as for any other id; a 4×4 with its solution after it stays the 4×4.
+    let id = "0000000000000042";
+    assert_eq!(records(&format!("{id} {TOP1}\n")), [ok(1, TOP1)]);
+    let four = "1..4.4....1.2..3";
+    let solved = "1234341221434321";
+    assert_eq!(records(&format!("{four} {solved}\n")), [ok(1, four)]);
+}
+
+#[test]
+fn a_board_of_letters_ending_in_a_field_is_not_a_label() {
+    // `Puzzle:` is a label; a 4×4 of letters with a `:1:` field after it is a puzzle (it was
+    // skipped as a label, without a word).
+    let four = "AB....A.B.......";
+    let got = records_with(
+        format!("Puzzle:\n{four}:1:\n").as_bytes(),
+        ParseOptions {
+            alphabet: Some(Alphabet::Letters),
+            ..ParseOptions::default()
+        },
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].starts_with("2:"), "{got:?}");
+}
+
+#[test]
 fn one_line_empty_markers() {
     let input = SEED003.replace('0', "_");
     let stars = SEED003.replace('0', "*");
