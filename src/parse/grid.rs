@@ -99,6 +99,21 @@ pub(super) fn tokenize(
     toks.clear();
     let end = trim_end(line);
     let framed = line[p] == b'|';
+    if framed && line[p..end].contains(&b'\t') {
+        // Tabs in a boxed row: read as the eye sees it (stops every 8 columns), so that blank
+        // cells keep their places; positions are given back in the line's own bytes.
+        let (wide, from) = expand_tabs(&line[..end]);
+        let at = from.iter().position(|&i| i == p).unwrap_or(p);
+        let back = |i: usize| from.get(i).copied().unwrap_or(end);
+        tokenize(&wide, at, mode, side, hex, toks).map_err(|e| match e {
+            TokError::Bad(i, kind) => TokError::Bad(back(i), kind),
+            TokError::CharRun(i) => TokError::CharRun(back(i)),
+        })?;
+        for t in toks.iter_mut() {
+            t.pos = back(t.pos);
+        }
+        return Ok(end);
+    }
     let (body_end, index) = if framed {
         split_row_index(line, p, end)
     } else {
@@ -132,6 +147,23 @@ pub(super) fn tokenize(
         }
     }
     Ok(end)
+}
+
+/// `line` with each tab replaced by the blanks to the next multiple of 8 columns, and for each
+/// byte of the result the position of the byte of `line` it comes from.
+fn expand_tabs(line: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    let (mut wide, mut from) = (Vec::with_capacity(line.len() + 16), Vec::new());
+    for (i, &b) in line.iter().enumerate() {
+        if b == b'\t' {
+            let n = 8 - wide.len() % 8;
+            wide.extend(std::iter::repeat_n(b' ', n));
+            from.extend(std::iter::repeat_n(i, n));
+        } else {
+            wide.push(b);
+            from.push(i);
+        }
+    }
+    (wide, from)
 }
 
 /// For a row starting with `|`: when the text after the last `|` is a blank then one number of
@@ -320,7 +352,10 @@ impl Grid {
     ) -> Result<(), (usize, ParseErrorKind)> {
         let n = self.side();
         if self.rows == 0 {
-            self.header_like = toks.len() == n
+            // A row inside the frame (`| 0 | 1 | 2 | 3 |`) is cells, never the header.
+            let framed = line.iter().find(|b| !is_ws(**b)) == Some(&b'|');
+            self.header_like = !framed
+                && toks.len() == n
                 && toks.iter().enumerate().all(|(i, t)| match t.raw {
                     Raw::Num(v) => usize::from(v) == i,
                     Raw::Sym(b) => b.is_ascii_digit() && usize::from(b - b'0') == i,

@@ -121,6 +121,26 @@ fn a_board_of_letters_ending_in_a_field_is_not_a_label() {
 }
 
 #[test]
+fn tabs_in_a_boxed_grid_with_blank_cells_read_as_they_look() {
+    // Seed 001's layout with one run of blanks written as a tab (stops every 8 columns): the
+    // cells keep their places, as after `expand` (the row was read shifted, its index a cell).
+    let spaced = "   0 1 2 3 4 5 6 7 8\n  +------+------+------+\n  | 4   1|     5| 2    | 0\n  | 6   7| 3    | 8 5  | 1\n  |   5 3|   7  |   1  | 2\n  +------+------+------+\n  |   8  | 2 4 3|      | 3\n  |      |     9|     1| 4\n  |     4| 8    |     2| 5\n  +------+------+------+\n  | 3    |     6| 9    | 6\n  |      |   2  | 5   8| 7\n  |   7  | 9    |     6| 8\n  +------+------+------+\n";
+    let tabbed = spaced.replacen("| 6   7|", "| 6\t7|", 1);
+    assert_ne!(spaced, tabbed);
+    let want = records(spaced);
+    assert!(want[0].starts_with("1: 4.1..52..6.73..85."), "{want:?}");
+    assert_eq!(records(&tabbed), want);
+}
+
+#[test]
+fn a_framed_first_row_of_0_to_n_is_cells() {
+    // `0 1 2 3` above a `+---` line is the boxed layout's header; inside the frame it is a row
+    // (with 0 for empty: `.123`), not a header to drop.
+    let framed = "+---+---+---+---+\n| 0 | 1 | 2 | 3 |\n+---+---+---+---+\n| 2 | 0 | 0 | 0 |\n+---+---+---+---+\n| 0 | 0 | 0 | 0 |\n+---+---+---+---+\n| 0 | 0 | 0 | 4 |\n+---+---+---+---+\n";
+    assert_eq!(records(framed), [ok(2, ".1232..........4")]);
+}
+
+#[test]
 fn one_line_empty_markers() {
     let input = SEED003.replace('0', "_");
     let stars = SEED003.replace('0', "*");
