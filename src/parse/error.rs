@@ -359,6 +359,8 @@ pub enum GridEnd {
     BlankLine,
     /// A section header (`[State]`, as `.sdk` files have).
     Section,
+    /// A `*---*` line, which closes a `.ss` grid.
+    ClosingFrame,
 }
 
 impl fmt::Display for GridEnd {
@@ -367,6 +369,7 @@ impl fmt::Display for GridEnd {
             GridEnd::EndOfInput => "at the end of the input",
             GridEnd::BlankLine => "at a blank line",
             GridEnd::Section => "at a section header",
+            GridEnd::ClosingFrame => "at its closing frame (*---*)",
         })
     }
 }

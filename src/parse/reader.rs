@@ -13,8 +13,8 @@ use super::grid::{
     detect_mode, infer_shape, nearest_board, tokenize, Entries, Grid, Raw, Skip, Tok, TokError,
 };
 use super::lines::{
-    classify, is_board_len, is_complete_line, later_puzzle, later_run, section_name, start_kind,
-    LineClass, Start,
+    classify, is_board_len, is_complete_line, is_row_len, later_puzzle, later_run, section_name,
+    start_kind, LineClass, Start,
 };
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
@@ -624,6 +624,15 @@ impl<R: BufRead> Reader<R> {
                 LineClass::Frame(q) => {
                     if grid.is_header(self.line[q]) {
                         grid.drop_header();
+                    } else if self.line[q] == b'*' && grid.rows > 0 && grid.rows < grid.side() {
+                        // A `.ss` grid's bottom frame before its last row: the grid is short
+                        // (the next grid's first row is not its last).
+                        let kind = ParseErrorKind::GridEndedEarly {
+                            rows: grid.rows,
+                            side: grid.side(),
+                            end: GridEnd::ClosingFrame,
+                        };
+                        return Err(self.error(q, kind));
                     }
                 }
                 // A section header (`[State]` after a short `[Puzzle]` grid) ends the grid
@@ -697,7 +706,18 @@ impl<R: BufRead> Reader<R> {
                 Ok(())
             }
             Err((pos, kind)) => {
-                self.skip_rest(grid);
+                // A first row shorter than the rest (`4...3...` then rows of 9) gave the grid
+                // its side: skip as many rows as the second row's length says, or the first
+                // row's grid's rows left would be read as a puzzle of their own.
+                let side = match kind {
+                    ParseErrorKind::RowLength { row: 2, got, side }
+                        if self.options.shape.is_none() && got > side && is_row_len(got, None) =>
+                    {
+                        got
+                    }
+                    _ => grid.side(),
+                };
+                self.skip_rest_of(grid, side);
                 Err(self.error(pos, kind))
             }
         }
@@ -716,8 +736,13 @@ impl<R: BufRead> Reader<R> {
 
     /// After a bad line in `grid`, skip the rest of the grid on the next call.
     fn skip_rest(&mut self, grid: &Grid) {
+        self.skip_rest_of(grid, grid.side());
+    }
+
+    /// [`Reader::skip_rest`] of a grid of `side` rows.
+    fn skip_rest_of(&mut self, grid: &Grid, side: usize) {
         self.skip = Some(Skip {
-            rows_left: grid.side().saturating_sub(grid.rows + 1),
+            rows_left: side.saturating_sub(grid.rows + 1),
             rows_seen: grid.rows + 1,
             double_spaced: grid.double_spaced,
         });

@@ -141,6 +141,35 @@ fn a_framed_first_row_of_0_to_n_is_cells() {
 }
 
 #[test]
+fn a_bad_grid_is_skipped_whole_and_the_next_is_read() {
+    // A first row one cell short, then rows of 9: the whole grid is skipped, and the grid
+    // after it is read (a puzzle was made of the first grid's last row and the next one's).
+    let first = "4...3...\n...6..8..\n........1\n....5..9.\n.8....6..\n.7.2.....\n...1.27..\n5.3....4.\n9........\n";
+    let second = "7.8...3..\n...2.1...\n5........\n.4.....26\n3...8....\n...1...9.\n.9.6....4\n....7.5..\n.........\n";
+    let got = records(&format!("{first}{second}"));
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].contains("row 2 has 9 entries"), "{got:?}");
+    assert_eq!(got[1], ok(10, &second.replace('\n', "")));
+    // A `.ss` grid a row short ends at its closing frame; the next `.ss` grid is read.
+    let ss = |rows: &[&str]| {
+        let mut g = String::from("*-----------*\n");
+        for (i, r) in rows.iter().enumerate() {
+            if i == 3 || i == 6 {
+                g.push_str("|---+---+---|\n");
+            }
+            g.push_str(&format!("|{}|{}|{}|\n", &r[..3], &r[3..6], &r[6..]));
+        }
+        g + "*-----------*\n"
+    };
+    let a: Vec<&str> = first.lines().skip(1).collect();
+    let b: Vec<&str> = second.lines().collect();
+    let got = records(&format!("{}{}", ss(&a), ss(&b)));
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].contains("closing frame"), "{got:?}");
+    assert_eq!(got[1], ok(14, &second.replace('\n', "")));
+}
+
+#[test]
 fn one_line_empty_markers() {
     let input = SEED003.replace('0', "_");
     let stars = SEED003.replace('0', "*");
