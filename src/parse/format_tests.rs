@@ -270,6 +270,18 @@ fn csv_and_tsv_with_a_header() {
     };
     let text = format!("1,{TOP1},{TOP1_SOLUTION}\n");
     assert_eq!(lines(&text, csv), [Ok((1, TOP1_SOLUTION.to_string()))]);
+    // By extension, one column under a puzzle's name: a header, not a bad row.
+    for (format, name) in [
+        (TableFormat::Csv, "puzzle"),
+        (TableFormat::Tsv, "\"quizzes\""),
+    ] {
+        let one = ParseOptions {
+            table: Some(format),
+            ..ParseOptions::default()
+        };
+        let text = format!("{name}\n{TOP1}\n");
+        assert_eq!(lines(&text, one), [Ok((2, TOP1.to_string()))], "{name}");
+    }
     // A name the header lacks: one error, and the input ends.
     let missing = ParseOptions {
         column: "quiz".parse().ok(),

@@ -3,8 +3,8 @@
 
 use super::alphabet::{detect, Alphabet};
 use super::bytes::{find_first, is_soft_end, small_value, BOM};
-use super::bytes::{is_cell_char, is_ws};
-use super::columns::{header_sep, starts_json, Column, Table, TableFormat};
+use super::bytes::{is_cell_char, is_ws, trim_end};
+use super::columns::{header_sep, is_puzzle_name, starts_json, Column, Table, TableFormat};
 use super::error::{
     alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
     ParseError, ParseErrorKind, ReadError,
@@ -214,7 +214,15 @@ impl<R: BufRead> Reader<R> {
                 } else {
                     b','
                 };
+                // A header of one column is the name of a puzzle column (`puzzle`, `quizzes`).
+                let one_name = {
+                    let word = &self.line[p..trim_end(&self.line)];
+                    let word = word.strip_prefix(b"\"").unwrap_or(word);
+                    let word = word.strip_suffix(b"\"").unwrap_or(word);
+                    is_puzzle_name(word)
+                };
                 let header = header_sep(&self.line, shape).is_some()
+                    || one_name
                     || matches!(self.options.column, Some(Column::Name(_)));
                 self.start_csv(sep, header)?;
             }
