@@ -40,7 +40,7 @@ pub(super) struct Cleared {
     /// The level being propagated; `None`: nothing is noted or skipped (a propagation
     /// outside the search's levels).
     pub(super) level: Option<usize>,
-    pub(super) gens: Vec<u32>,
+    gens: Vec<u32>,
     table: Vec<ClearedEntry>,
 }
 
