@@ -85,7 +85,6 @@ pub struct Reader<R: BufRead> {
     pushed_back: bool,
     /// The last line ended with CR: a following LF belongs to it.
     skip_lf: bool,
-    at_start: bool,
     done: bool,
     skip: Option<Skip>,
     toks: Vec<Tok>,
@@ -110,7 +109,6 @@ impl<R: BufRead> Reader<R> {
             too_long: false,
             pushed_back: false,
             skip_lf: false,
-            at_start: true,
             done: false,
             skip: None,
             toks: Vec::new(),
@@ -166,11 +164,9 @@ impl<R: BufRead> Reader<R> {
             return Ok(false);
         }
         self.line_no += 1;
-        if self.at_start {
-            self.at_start = false;
-            if self.line.starts_with(BOM) {
-                self.line.drain(..BOM.len());
-            }
+        // A byte-order mark starts a file, or a line where files were joined (`cat a b`).
+        if self.line.starts_with(BOM) {
+            self.line.drain(..BOM.len());
         }
         Ok(true)
     }

@@ -271,6 +271,9 @@ fn line_endings_bom_tabs_and_comments() {
     assert_eq!(records(&cr), [ok(1, TOP1), ok(2, SEED003), ok(4, SEED004)]);
     let bom = format!("\u{feff}{TOP1}\n");
     assert_eq!(records(&bom), [ok(1, TOP1)]);
+    // Files joined (`cat a b`): the second one's mark starts a line.
+    let joined = format!("\u{feff}{TOP1}\n\u{feff}{SEED003}\n");
+    assert_eq!(records(&joined), [ok(1, TOP1), ok(2, SEED003)]);
     let tabs = format!("\t{TOP1}\t0\n\t # indented comment\n5\t3\t0 0 7 0 0 0 0\n");
     let grid = number_grid(SEED003);
     let tabbed = tabs + &grid[18..].replace(' ', "\t");
