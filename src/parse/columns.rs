@@ -318,9 +318,18 @@ pub(super) fn starts_json(line: &[u8], p: usize) -> bool {
     match (line[p], next) {
         (_, None) => true,
         (b'{', Some(b)) => matches!(b, b'"' | b'}'),
-        (b'[', Some(b)) => {
-            matches!(b, b'"' | b'{' | b'[' | b']' | b'-' | b't' | b'f' | b'n') || b.is_ascii_digit()
+        // A number first (`[1, 2]`), unless the bracket closes before more text: `[1] 4...3..`
+        // numbers a puzzle.
+        (b'[', Some(b)) if b == b'-' || b.is_ascii_digit() => {
+            match line[p..].iter().position(|&b| b == b']') {
+                Some(i) => line[p + i + 1..]
+                    .iter()
+                    .find(|&&b| !is_ws(b))
+                    .is_none_or(|&b| b == b','),
+                None => true,
+            }
         }
+        (b'[', Some(b)) => matches!(b, b'"' | b'{' | b'[' | b']' | b't' | b'f' | b'n'),
         _ => false,
     }
 }

@@ -170,6 +170,19 @@ fn a_bad_grid_is_skipped_whole_and_the_next_is_read() {
 }
 
 #[test]
+fn bracketed_numbers_before_puzzles_are_not_json() {
+    // `[1] PUZZLE` numbers a puzzle (it read as a JSON array, every line an error); `[1, 2]`
+    // is still JSON (an array of numbers where puzzle strings belong).
+    let numbered = format!("[1] {TOP1}\n[2] {SEED003}\n");
+    assert_eq!(records(&numbered), [ok(1, TOP1), ok(2, SEED003)]);
+    let numbers = records("[1, 2]\n");
+    assert!(
+        numbers[0].contains("JSON array holds puzzle strings"),
+        "{numbers:?}"
+    );
+}
+
+#[test]
 fn one_line_empty_markers() {
     let input = SEED003.replace('0', "_");
     let stars = SEED003.replace('0', "*");
