@@ -57,6 +57,25 @@ fn a_clash_is_named_in_the_boards_alphabet() {
 }
 
 #[test]
+fn letter_boards_read_back_in_every_layout_without_being_told() {
+    // A board of letters as `solve` writes it reads back with no --alphabet: in a boxed grid
+    // its header and row indices are numbers, and its letters were read as 1-9A-Z ('J' out of
+    // range on a 16×16).
+    let file = path("formats/letters16.txt");
+    // (`rows` and `bands` write numbers, as the textbook programs do.)
+    let (_, line, _) = run(&["solve", "-q", &file], "");
+    for layout in ["line", "grid"] {
+        let (code, boards, err) = run(&["solve", "-q", "--format", layout, &file], "");
+        assert_eq!(code, 0, "{layout}: {err}");
+        let (code, again, err) = run(&["solve", "-q"], &boards);
+        assert_eq!(code, 0, "{layout}: {err}");
+        let want = if layout == "grid" { 2 } else { 1 };
+        let lines: Vec<&str> = again.lines().collect();
+        assert_eq!(lines, vec![line.trim(); want], "{layout}: {boards}");
+    }
+}
+
+#[test]
 fn hex_needs_its_alphabet_and_answers_in_it() {
     let file = path("formats/hex16.txt");
     let (code, out, err) = run(&["check", &file], "");

@@ -326,6 +326,8 @@ pub(super) struct Grid {
     /// single digits wait in `pending` until the grid is read ([`Grid::resolve`]).
     pub(super) hex_signs: bool,
     pub(super) two_digits: bool,
+    /// A number other than 0 was read (in a grid of numbers).
+    pub(super) numbers: bool,
 }
 
 /// A character waiting for the grid's alphabet: its cell, and where it was.
@@ -365,7 +367,10 @@ impl Grid {
         // Characters of a board above 9x9 wait for the alphabet they are written in; so do the
         // single digits of a grid of blank-separated entries read in hex (numbers or
         // characters: see `hex_signs`).
-        let defer = self.alphabet.is_none() && self.mode == Entries::Chars && n > 9;
+        // So do the letters of a grid of numbers above 9x9 (`--format grid` of a board of
+        // letters, whose header and row indices are numbers): letters alone are read as
+        // their own alphabet, letters among numbers as 1-9A-Z.
+        let defer = self.alphabet.is_none() && n > 9;
         let hex_entries = self.hex_entries();
         let alphabet = self.alphabet.unwrap_or_default();
         let (k, room) = (toks.len(), (n - self.rows) * n);
@@ -387,6 +392,7 @@ impl Grid {
             let value = match t.raw {
                 Raw::Num(v) if usize::from(v) <= n => {
                     self.two_digits |= hex_entries;
+                    self.numbers |= v > 0;
                     v as u8
                 }
                 Raw::Num(v) => {
@@ -436,7 +442,7 @@ impl Grid {
         self.rows = 0;
         self.cells.clear();
         self.pending.clear();
-        (self.hex_signs, self.two_digits) = (false, false);
+        (self.hex_signs, self.two_digits, self.numbers) = (false, false, false);
     }
 
     /// The alphabet of the whole grid, once read, and the cells that waited for it decoded.
@@ -477,7 +483,14 @@ impl Grid {
             column: p.column,
             kind,
         };
-        let alphabet = detect(&bytes, n).map_err(|i| at(&self.pending[i], ambiguous_zero(n)))?;
+        // Letters among numbers: 1-9A-Z, and the board is written in numbers (as before
+        // letters waited).
+        let (alphabet, written) = if self.mode == Entries::Numbers && self.numbers {
+            (Alphabet::Standard, Alphabet::Numbers)
+        } else {
+            let a = detect(&bytes, n).map_err(|i| at(&self.pending[i], ambiguous_zero(n)))?;
+            (a, a)
+        };
         for p in &self.pending {
             match alphabet.value(p.byte, n) {
                 Some(v) => self.cells[p.cell] = v,
@@ -489,7 +502,7 @@ impl Grid {
                 }
             }
         }
-        Ok(alphabet)
+        Ok(written)
     }
 
     /// The boxed layout's header `0 1 2 … N-1`: the only row so far, followed by a `+---` line.

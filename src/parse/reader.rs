@@ -594,6 +594,7 @@ impl<R: BufRead> Reader<R> {
             pending: Vec::new(),
             header_like: false,
             hex_signs: false,
+            numbers: false,
             two_digits: false,
         };
         self.add_row(&mut grid, toks, end)?;
