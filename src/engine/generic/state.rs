@@ -56,15 +56,14 @@ struct ClearedEntry {
 impl Cleared {
     const SLOTS: usize = 2048;
 
-    pub(super) fn new(used: bool) -> Cleared {
+    /// An empty memo; its table is made at its first use (a search of a puzzle whose rules
+    /// need digits in some cells), so that the many short searches of a batch or of true
+    /// candidates do not each make one.
+    pub(super) fn new() -> Cleared {
         Cleared {
             level: None,
             gens: Vec::new(),
-            table: if used {
-                vec![ClearedEntry::default(); Self::SLOTS]
-            } else {
-                Vec::new()
-            },
+            table: Vec::new(),
         }
     }
 
@@ -83,7 +82,7 @@ impl Cleared {
             return false;
         };
         if self.table.is_empty() {
-            return false;
+            self.table = vec![ClearedEntry::default(); Self::SLOTS];
         }
         let unit = unit as usize;
         let h = ((unit as u64 >> 1) ^ u64::from(bit.trailing_zeros()))

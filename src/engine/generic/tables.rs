@@ -199,7 +199,7 @@ impl Tables {
                 .as_ref()
                 .map_or_else(rules::Yields::default, Propagators::yields),
             all: true,
-            cleared: super::state::Cleared::new(self.props.is_some()),
+            cleared: super::state::Cleared::new(),
         }
     }
 
