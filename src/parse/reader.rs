@@ -3,8 +3,10 @@
 
 use super::alphabet::{detect, Alphabet};
 use super::bytes::{find_first, is_soft_end, small_value, BOM};
-use super::bytes::{is_cell_char, is_ws, trim_end};
-use super::columns::{header_sep, is_puzzle_name, starts_json, Column, Table, TableFormat};
+use super::bytes::{is_cell_char, is_ws};
+use super::columns::{
+    header_sep, is_puzzle_name, split_fields, starts_json, Column, Table, TableFormat,
+};
 use super::error::{
     alphabet_error, ambiguous_zero, char_column, unexpected, Expected, GridEnd, LineKind,
     ParseError, ParseErrorKind, ReadError,
@@ -211,11 +213,9 @@ impl<R: BufRead> Reader<R> {
                     b','
                 };
                 // A header of one column is the name of a puzzle column (`puzzle`, `quizzes`).
-                let one_name = {
-                    let word = &self.line[p..trim_end(&self.line)];
-                    let word = word.strip_prefix(b"\"").unwrap_or(word);
-                    let word = word.strip_suffix(b"\"").unwrap_or(word);
-                    is_puzzle_name(word)
+                let one_name = match split_fields(&self.line, sep)[..] {
+                    [(s, e)] => is_puzzle_name(&self.line[s..e]),
+                    _ => false,
                 };
                 let header = header_sep(&self.line, shape).is_some()
                     || one_name
