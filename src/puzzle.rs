@@ -28,10 +28,7 @@ impl Conflict {
     /// it are: `K`, not `B`, for the eleventh letter), or as a number where the alphabet has
     /// no character for it. `value` is the clashing given's value (1..=N).
     pub fn written_in(mut self, value: u8, alphabet: crate::parse::Alphabet) -> Conflict {
-        self.digit = match alphabet.symbol(value) {
-            Some(ch) if alphabet != crate::parse::Alphabet::Numbers => ch.to_string(),
-            _ => value.to_string(),
-        };
+        self.digit = alphabet.name(value);
         self
     }
 }

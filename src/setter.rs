@@ -75,9 +75,7 @@ impl Contradiction {
             }
             Contradiction::NoPlace { digit, house } => format!(
                 "{} has no place left in {}",
-                alphabet
-                    .symbol(*digit)
-                    .map_or_else(|| digit.to_string(), String::from),
+                alphabet.name(*digit),
                 shape.house_name(*house)
             ),
         }

@@ -256,11 +256,7 @@ impl fmt::Display for MinimalNote<'_> {
                 for (i, &c) in m.redundant.iter().enumerate() {
                     let sep = if i == 0 { "" } else { " " };
                     let v = a.puzzle.cells()[c];
-                    let digit = match a.alphabet.symbol(v) {
-                        Some(ch) if a.alphabet != Alphabet::Numbers => ch.to_string(),
-                        _ => v.to_string(),
-                    };
-                    write!(f, "{sep}{}={digit}", shape.cell_name(c))?;
+                    write!(f, "{sep}{}={}", shape.cell_name(c), a.alphabet.name(v))?;
                 }
                 Ok(())
             }

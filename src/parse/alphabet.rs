@@ -44,6 +44,15 @@ impl Alphabet {
         }
     }
 
+    /// Value `v` (1..=N) as messages name it: its character, or its number where the
+    /// alphabet writes numbers or has no character for it.
+    pub fn name(self, v: u8) -> String {
+        match self.symbol(v) {
+            Some(ch) if self != Alphabet::Numbers => ch.to_string(),
+            _ => v.to_string(),
+        }
+    }
+
     /// The character for value `v` (0 = empty, written `.`); `None` where the alphabet has no
     /// single character for it (numbers above 9, letters above 52).
     pub fn symbol(self, v: u8) -> Option<char> {
