@@ -308,6 +308,26 @@ fn catalogue() -> Vec<Case> {
             0,
             "",
         ),
+        case(
+            "UTF-16 is fine",
+            format!("\u{feff}{T}\r\n{T}\r\n")
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+            &[],
+            0,
+            "",
+        ),
+        case(
+            "UTF-16 error names its line and column",
+            format!("\u{feff}{T}\r\n{}\r\n", with(80, "é"))
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+            &[],
+            2,
+            "<stdin>:2:81: unexpected character 'é'",
+        ),
         case("tabs are fine", format!("\t{T}\t:1:\n"), &[], 0, ""),
         case("no final newline", T, &[], 0, ""),
         case("lone CR line ends", format!("{T}\r{T}\r"), &[], 0, ""),

@@ -7,12 +7,14 @@
 //! # Layouts
 //!
 //! The layout is detected for each record (one puzzle) from its first line. Everywhere: input
-//! is handled as bytes (never assumed to be UTF-8), a UTF-8 BOM at the start is skipped, lines
-//! end with LF, CRLF or a lone CR, tabs count as spaces, lines whose first non-blank character
-//! is `#` are comments, as are labels (a line that starts with a letter and ends with `:`,
-//! such as `Puzzle:` above `solve`'s boards), and blank lines between records are skipped, as
-//! are title lines before a record: a word of two or more letters, some lowercase, alone or
-//! followed by a blank (`Grid 01` in Project Euler's `sudoku.txt`, `Puzzle 3`).
+//! is handled as bytes (never assumed to be UTF-8; UTF-16, told by its byte-order mark or by a
+//! first line of ASCII in it, is read as the same text in UTF-8), a UTF-8 BOM at the start of a
+//! line is skipped, lines end with LF, CRLF or a lone CR, tabs count as spaces, lines whose
+//! first non-blank character is `#` are comments, as are labels (a line that starts with a
+//! letter and ends with `:`, such as `Puzzle:` above `solve`'s boards), and blank lines between
+//! records are skipped, as are title lines before a record: a word of two or more letters, some
+//! lowercase, alone or followed by a blank (`Grid 01` in Project Euler's `sudoku.txt`, `Puzzle
+//! 3`).
 //!
 //! Cell characters are `1`-`9`, then `A`-`Z` for 10..=35 (lowercase is the same on boards
 //! from 10×10 to 35×35), and for boards over 35×35 `a`-`z` for 36..=61 and `@` `$` `%` for
@@ -113,6 +115,7 @@ mod sections;
 mod table;
 #[cfg(test)]
 mod tests;
+mod utf16;
 mod variant;
 
 pub use alphabet::Alphabet;

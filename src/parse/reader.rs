@@ -18,6 +18,7 @@ use super::lines::{
     classify, is_board_len, is_complete_line, is_row_len, later_puzzle, later_run, section_name,
     start_kind, LineClass, Start,
 };
+use super::utf16::Input;
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use std::io::{self, BufRead};
@@ -75,7 +76,7 @@ pub struct Parsed {
 /// on with the next record (see the [module docs](crate::parse) for the layouts and recovery rules).
 #[derive(Debug)]
 pub struct Reader<R: BufRead> {
-    input: R,
+    input: Input<R>,
     pub(super) options: ParseOptions,
     /// The current line, without its line end (at most `max_line_len` bytes).
     pub(super) line: Vec<u8>,
@@ -104,7 +105,7 @@ impl<R: BufRead> Reader<R> {
     /// A reader of `input` with these options.
     pub fn new(input: R, options: ParseOptions) -> Self {
         Reader {
-            input,
+            input: Input::new(input),
             options,
             line: Vec::new(),
             line_no: 0,

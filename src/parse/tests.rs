@@ -298,6 +298,39 @@ fn line_endings_bom_tabs_and_comments() {
     assert_eq!(error(&bad).1, 81);
 }
 
+/// UTF-16 (Notepad's "Unicode", PowerShell 5's `>`), either byte order, with its byte-order
+/// mark or without: the same records and the same errors as the text in UTF-8.
+#[test]
+fn utf16_reads_as_its_text() {
+    let text = format!("# two\r\n{TOP1}\r\n\r\n{}", number_grid(SEED003));
+    let bad = format!("{TOP1}\n{}é\n", &SEED003[..80]);
+    for big in [false, true] {
+        for mark in [false, true] {
+            let utf16 = |text: &str| -> Vec<u8> {
+                let units = mark
+                    .then_some(0xFEFF)
+                    .into_iter()
+                    .chain(text.encode_utf16());
+                units
+                    .flat_map(|u| {
+                        if big {
+                            u.to_be_bytes()
+                        } else {
+                            u.to_le_bytes()
+                        }
+                    })
+                    .collect()
+            };
+            let got = records_with(&utf16(&text), ParseOptions::default());
+            assert_eq!(got, [ok(2, TOP1), ok(4, SEED003)]);
+            let got = records_with(&utf16(&bad), ParseOptions::default());
+            assert_eq!(got[0], ok(1, TOP1));
+            assert!(got[1].contains("line 2, column 81"), "{}", got[1]);
+            assert!(got[1].contains("'é'"), "{}", got[1]);
+        }
+    }
+}
+
 #[test]
 fn project_euler_titles() {
     let rows: String = SEED004
