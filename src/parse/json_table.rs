@@ -3,7 +3,8 @@
 //! array are puzzles; in objects (in a top-level array, or one per line as JSON Lines, as
 //! `--json` writes them) the puzzle is the member named by the column (or its 1-based
 //! position), else the first member with a puzzle's name, else the first string that holds a
-//! puzzle. Strings may not span lines.
+//! puzzle. Strings may not span lines. A line over the length limit is read in pieces cut
+//! between tokens (see `Reader::split_long_line`), so an array on one line may be of any length.
 //!
 //! The scan checks the JSON as it goes (what may follow what, every container closed by the
 //! end of the input): a syntax error is reported at its line and column and ends the input
@@ -13,7 +14,7 @@
 
 use super::bytes::is_ws;
 use super::columns::{holds_puzzle, is_json_literal, is_puzzle_name, Column, Expect, Json, Table};
-use super::error::{char_column, ParseError, ParseErrorKind, ReadError};
+use super::error::{ParseError, ParseErrorKind, ReadError};
 use super::reader::{Parsed, Reader};
 use crate::shape::Shape;
 use std::io::BufRead;
@@ -22,6 +23,8 @@ impl<R: BufRead> Reader<R> {
     /// Start reading JSON at the current line.
     pub(super) fn start_json(&mut self) {
         self.table = Some(Table::Json(Json::default()));
+        // A first line over the limit: an array written on one line, read in pieces.
+        self.split_long_line();
         self.push_back();
     }
 
@@ -50,13 +53,19 @@ impl<R: BufRead> Reader<R> {
                     None => Ok(None),
                 };
             }
+            if self.too_long {
+                // One string over the limit: the rest of the input cannot be trusted.
+                self.give_up();
+                return Err(self.too_long_error());
+            }
+            let end = (self.line_no, self.column(self.line.len()));
             let Some(Table::Json(json)) = &mut self.table else {
                 return Ok(None);
             };
             if !resume {
                 json.pos = 0;
             }
-            json.end = (self.line_no, char_column(&self.line, self.line.len()));
+            json.end = end;
             match scan(&self.line, json, self.options.column, self.options.shape) {
                 Scan::Line => continue,
                 Scan::Puzzle(s, e) => {

@@ -32,7 +32,8 @@ pub struct ParseOptions {
     /// The board shape (`--box`); `None` infers it from each record.
     pub shape: Option<Shape>,
     /// The longest line accepted, in bytes; longer lines are reported and skipped without being
-    /// held in memory. Defaults to [`DEFAULT_MAX_LINE_LEN`].
+    /// held in memory (in JSON inputs, they are read in pieces of at most this length, cut
+    /// between tokens). Defaults to [`DEFAULT_MAX_LINE_LEN`].
     pub max_line_len: usize,
     /// The characters that stand for digits (`--alphabet`); `None` recognises them on boards
     /// above 9×9 (see [`Alphabet`]).
@@ -83,7 +84,17 @@ pub struct Reader<R: BufRead> {
     /// 1-based number of the current line.
     pub(super) line_no: usize,
     /// The current line was longer than the limit (and was cut).
-    too_long: bool,
+    pub(super) too_long: bool,
+    /// The rest of the current line, beyond the limit, is still in the input (the next read
+    /// drops it, unless a JSON input reads on in pieces: see [`Reader::split_long_line`]).
+    unread: bool,
+    /// The next read goes on with the current line: `rest`, then what is left in the input.
+    goes_on: bool,
+    /// The bytes of the current line after the piece in `line`, where it was split.
+    rest: Vec<u8>,
+    /// The characters of the current line before the piece in `line` (columns count from
+    /// the start of the line).
+    column_base: usize,
     /// The current line is to be read again by the next record.
     pushed_back: bool,
     /// The last line ended with CR: a following LF belongs to it.
@@ -110,6 +121,10 @@ impl<R: BufRead> Reader<R> {
             line: Vec::new(),
             line_no: 0,
             too_long: false,
+            unread: false,
+            goes_on: false,
+            rest: Vec::new(),
+            column_base: 0,
             pushed_back: false,
             skip_lf: false,
             done: false,
@@ -122,16 +137,29 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// Read the next line into `self.line`; false at the end of the input.
+    /// Read the next line into `self.line` (or the next piece of a line split, see
+    /// [`Reader::split_long_line`]); false at the end of the input.
     fn read_line(&mut self) -> io::Result<bool> {
         if self.pushed_back {
             self.pushed_back = false;
             return Ok(true);
         }
-        self.line.clear();
+        let goes_on = std::mem::take(&mut self.goes_on);
+        if goes_on {
+            self.column_base += char_column(&self.line, self.line.len()) - 1;
+            self.line.clear();
+            self.line.append(&mut self.rest);
+        } else {
+            if self.unread {
+                self.read_through()?;
+            }
+            self.line.clear();
+            self.column_base = 0;
+        }
+        self.unread = false;
         self.too_long = false;
         let limit = self.options.max_line_len;
-        let mut got_any = false;
+        let mut got_any = goes_on;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(buf) => buf,
@@ -150,28 +178,94 @@ impl<R: BufRead> Reader<R> {
             }
             got_any = true;
             let chunk = find_first(buf, |b| (b == b'\n') | (b == b'\r'));
-            let eol = (chunk < buf.len()).then_some(chunk);
             let room = limit.saturating_sub(self.line.len());
-            self.too_long |= chunk > room;
-            self.line.extend_from_slice(&buf[..chunk.min(room)]);
-            match eol {
-                Some(i) => {
-                    self.skip_lf = buf[i] == b'\r';
-                    self.input.consume(i + 1);
-                    break;
-                }
-                None => self.input.consume(chunk),
+            if chunk > room {
+                // Too long: what fits is kept, the rest left in the input.
+                self.line.extend_from_slice(&buf[..room]);
+                self.input.consume(room);
+                self.too_long = true;
+                self.unread = true;
+                break;
             }
+            self.line.extend_from_slice(&buf[..chunk]);
+            if chunk < buf.len() {
+                self.skip_lf = buf[chunk] == b'\r';
+                self.input.consume(chunk + 1);
+                break;
+            }
+            self.input.consume(chunk);
         }
         if !got_any {
             return Ok(false);
         }
-        self.line_no += 1;
-        // A byte-order mark starts a file, or a line where files were joined (`cat a b`).
-        if self.line.starts_with(BOM) {
-            self.line.drain(..BOM.len());
+        if !goes_on {
+            self.line_no += 1;
+            // A byte-order mark starts a file, or a line where files were joined (`cat a b`).
+            if self.line.starts_with(BOM) {
+                self.line.drain(..BOM.len());
+            }
+        }
+        if self.too_long && matches!(self.table, Some(Table::Json(_))) {
+            self.split_long_line();
         }
         Ok(true)
+    }
+
+    /// Drop the rest of a line too long, still in the input.
+    fn read_through(&mut self) -> io::Result<()> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let chunk = find_first(buf, |b| (b == b'\n') | (b == b'\r'));
+            if chunk < buf.len() {
+                self.skip_lf = buf[chunk] == b'\r';
+                self.input.consume(chunk + 1);
+                return Ok(());
+            }
+            self.input.consume(chunk);
+        }
+    }
+
+    /// A JSON input's line longer than the limit (a whole array written on one line) is read
+    /// in pieces, in constant memory as every other line: it is cut after its last blank or
+    /// structural character outside a string, so that no string, number or name is cut, and
+    /// the next read goes on from there (same line, columns counted on). A line with no such
+    /// place (one string over the limit) stays too long.
+    pub(super) fn split_long_line(&mut self) {
+        if !self.too_long {
+            return;
+        }
+        // A piece starts outside a string: the line's start, or a cut.
+        let (mut in_string, mut escaped, mut cut) = (false, false, 0);
+        for (i, &b) in self.line.iter().enumerate() {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    in_string = false;
+                }
+            } else if b == b'"' {
+                in_string = true;
+            } else if matches!(b, b',' | b':' | b'[' | b']' | b'{' | b'}') || is_ws(b) {
+                cut = i + 1;
+            }
+        }
+        if cut == 0 {
+            return;
+        }
+        self.rest.clear();
+        self.rest.extend_from_slice(&self.line[cut..]);
+        self.line.truncate(cut);
+        self.too_long = false;
+        self.goes_on = true;
     }
 
     /// The next line (see [`Reader::read_line`]); a line over the limit is cut there and
@@ -373,12 +467,17 @@ impl<R: BufRead> Reader<R> {
     fn error(&self, pos: usize, kind: ParseErrorKind) -> ReadError {
         ReadError::Parse(ParseError {
             line: self.line_no,
-            column: char_column(&self.line, pos),
+            column: self.column(pos),
             kind,
         })
     }
 
-    fn too_long_error(&self) -> ReadError {
+    /// The column of byte `pos` of the current line (or piece of one).
+    pub(super) fn column(&self, pos: usize) -> usize {
+        self.column_base + char_column(&self.line, pos)
+    }
+
+    pub(super) fn too_long_error(&self) -> ReadError {
         let limit = self.options.max_line_len;
         self.error(self.line.len(), ParseErrorKind::LineTooLong { limit })
     }
@@ -394,7 +493,10 @@ impl<R: BufRead> Reader<R> {
             if !self.read_line()? {
                 return Ok(None);
             }
-            if self.too_long {
+            // The first line may be a JSON array written on one line, read in pieces.
+            let json_start = !self.table_checked
+                && matches!(classify(&self.line), LineClass::Content(p) if matches!(self.line[p], b'[' | b'{'));
+            if self.too_long && !json_start {
                 return Err(self.too_long_error());
             }
             if let Some(result) = self.fpuzzles_object() {
@@ -406,6 +508,9 @@ impl<R: BufRead> Reader<R> {
                         return Ok(record);
                     }
                 }
+            }
+            if self.too_long {
+                return Err(self.too_long_error());
             }
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));

@@ -840,6 +840,56 @@ fn long_line_is_bounded_and_skipped() {
     assert_eq!(got[1], ok(5, TOP1));
 }
 
+/// A JSON input on one line longer than the limit (`json.dump` of a list) is read in pieces cut
+/// between tokens, in bounded memory, with columns counted from the line's start; through
+/// reads of any size. A single string over the limit is still too long.
+#[test]
+fn json_on_one_long_line_is_read_in_pieces() {
+    let options = ParseOptions {
+        max_line_len: 200,
+        ..ParseOptions::default()
+    };
+    // Strings with commas, blanks and escaped quotes that a cut must not fall into.
+    let title = format!("\"{}\\\"{}\"", "a, b ".repeat(20), ", ".repeat(10));
+    let mut line = format!("[{{\"title\": {title}, \"puzzle\": \"{TOP1}\"}}");
+    let mut want = vec![ok(1, TOP1)];
+    for p in [SEED003, SEED004, TOP1, SEED003, SEED004] {
+        line += &format!(", \"{p}\"");
+        want.push(ok(1, p));
+    }
+    let bad = format!("{}x{}", &TOP1[..40], &TOP1[41..]);
+    let column = line.len() + 4 + 40;
+    line += &format!(", \"{bad}\", {{\"puzzle\": \"{TOP1}\", \"note\": {title}}}]\n");
+    want.push(format!("line 1, column {column}: unexpected character 'x'"));
+    want.push(ok(1, TOP1));
+    for capacity in [7, 64, 1 << 16] {
+        let input = io::BufReader::with_capacity(capacity, line.as_bytes());
+        let mut reader = Reader::new(input, options);
+        let got: Vec<String> = reader
+            .by_ref()
+            .map(|r| match r {
+                Ok(p) => format!("{}: {}", p.line, p.puzzle.to_line()),
+                Err(e) => e.to_string(),
+            })
+            .collect();
+        assert_eq!(got.len(), want.len(), "{got:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!(g.starts_with(w.as_str()), "{g} / {w}");
+        }
+        assert!(reader.line.capacity() <= 2 * 200 + 64);
+    }
+    // A string longer than the limit: the input ends there, as at a syntax error.
+    let long = format!("[\"{TOP1}\", \"{}\", \"{TOP1}\"]\n", "a".repeat(300));
+    let got = records_with(long.as_bytes(), options);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0], ok(1, TOP1));
+    assert!(
+        got[1].contains("line is longer than 200 bytes"),
+        "{}",
+        got[1]
+    );
+}
+
 #[test]
 fn parse_one_counts_puzzles() {
     let options = ParseOptions::default();
