@@ -165,6 +165,9 @@ pub(super) struct Csv {
     pub(super) header: Vec<Vec<u8>>,
     /// The 0-based column of the puzzles, once known.
     pub(super) column: Option<usize>,
+    /// The header was told by its look alone, until the first row bears it out (a row of four
+    /// or more characters without the separator makes it a title instead).
+    pub(super) tentative: bool,
 }
 
 /// Where a JSON input's scan is.

@@ -324,7 +324,12 @@ impl<R: BufRead> Reader<R> {
                 if json && starts_json(&self.line, p) {
                     self.start_json();
                 } else if let Some(sep) = header_sep(&self.line, shape) {
+                    // A header by its look alone: a first row without the separator may make it
+                    // a title instead (see `csv_record`).
                     self.start_csv(sep, true)?;
+                    if let Some(Table::Csv(csv)) = &mut self.table {
+                        csv.tentative = true;
+                    }
                 } else if self.options.column.is_some() && self.line.contains(&sep_in_line) {
                     self.start_csv(sep_in_line, false)?;
                 } else {
@@ -482,7 +487,7 @@ impl<R: BufRead> Reader<R> {
         self.error(self.line.len(), ParseErrorKind::LineTooLong { limit })
     }
 
-    fn next_record(&mut self) -> Result<Option<Parsed>, ReadError> {
+    pub(super) fn next_record(&mut self) -> Result<Option<Parsed>, ReadError> {
         if let Some(skip) = self.skip.take() {
             self.skip_rows(skip)?;
         }

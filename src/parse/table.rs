@@ -24,6 +24,7 @@ impl<R: BufRead> Reader<R> {
             sep,
             header: Vec::new(),
             column: None,
+            tentative: false,
         };
         if header {
             csv.header = split_fields(&self.line, sep)
@@ -85,6 +86,15 @@ impl<R: BufRead> Reader<R> {
             let line = &self.line;
             if line.iter().all(|&b| is_ws(b)) || line.first() == Some(&b'#') {
                 continue;
+            }
+            let trimmed = line.iter().filter(|&&b| !is_ws(b)).count();
+            if std::mem::take(&mut csv.tentative) && !line.contains(&sep) && trimmed >= 4 {
+                // The first line only looked like a header (a title with a comma, above grids
+                // or puzzles): no table, and that line is skipped as titles are. (A shorter
+                // row is a table's row short of fields, reported as such.)
+                self.table = None;
+                self.push_back();
+                return self.next_record();
             }
             let fields = split_fields(line, sep);
             let column = match csv.column {

@@ -345,6 +345,27 @@ fn project_euler_titles() {
     );
 }
 
+/// A first line that looks like a CSV header (words and a comma) but whose next line has no
+/// comma is a title: the grids or puzzles under it are read as they are.
+#[test]
+fn a_title_with_a_comma_is_no_table_header() {
+    let rows: String = SEED004
+        .as_bytes()
+        .chunks(9)
+        .map(|row| String::from_utf8_lossy(row) + "\n")
+        .collect();
+    let input = format!("Sudoku, hard\n{rows}\n{TOP1}\n");
+    assert_eq!(records(&input), [ok(2, SEED004), ok(12, TOP1)]);
+    let input = format!(
+        "Puzzles from my book, volume 2\n\n# one\n{}",
+        number_grid(SEED003)
+    );
+    assert_eq!(records(&input), [ok(4, SEED003)]);
+    // With a comma in the first row it is a table: its puzzle column is found by content.
+    let input = format!("name, puzzle\nfirst, {TOP1}\nsecond, {SEED003}\n");
+    assert_eq!(records(&input), [ok(2, TOP1), ok(3, SEED003)]);
+}
+
 #[test]
 fn empty_input_yields_nothing() {
     assert!(records("").is_empty());
