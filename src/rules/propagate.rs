@@ -200,6 +200,11 @@ impl Propagators {
         self.starts = starts;
     }
 
+    /// Whether there is any sum, given (cages, little killers, arrows) or derived.
+    pub(crate) fn has_sums(&self) -> bool {
+        !self.sums.is_empty()
+    }
+
     /// Whether some sum is a killer cage with digit sets.
     pub(crate) fn has_cages(&self) -> bool {
         self.sums.iter().any(sums::Sum::has_sets)

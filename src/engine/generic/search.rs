@@ -152,8 +152,10 @@ impl Scratch {
     /// A guess of digit `bit` in `cell` met a dead end that showed in `blame`: one more for
     /// the guessed cell and for every cell of the house or rule where it showed (dom/wdeg, as
     /// the big engine weighs houses: the cells of the constraints that fail get branched on
-    /// first), and one more for the digit (see [`Hot`]). Only the search where scores choose
-    /// (`search_scored`) keeps them.
+    /// first), and one more for the digit (see [`Hot`]). Where `Tables::placed_blame`,
+    /// `cell` and `bit` are the last placement before the dead end, and the house or rule's
+    /// cells are not blamed (a cell left without candidates still is). Only the search where
+    /// scores choose (`search_scored`) keeps them.
     #[inline]
     fn conflict(&mut self, t: &Tables, cell: usize, bit: u64, blame: Blame) {
         debug_assert!(!self.scores.is_empty());
@@ -162,6 +164,7 @@ impl Scratch {
                 self.scores[c] += 1;
                 &[]
             }
+            _ if t.placed_blame => &[],
             Blame::House(h) => t.house(h),
             Blame::Unit(u) => t.props.as_ref().map_or(&[][..], |p| p.unit_cells(u)),
         };
@@ -283,7 +286,11 @@ pub(super) fn search_scored<S: Sink>(
         let flow = match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
             Ok(()) => search_scored(t, scratch, child, ctx, w),
             Err(Dead(blame)) => {
-                scratch.conflict(t, cell, bit, blame);
+                let (c, b) = match scratch.levels[child].last_placed() {
+                    Some(last) if t.placed_blame => last,
+                    _ => (cell, bit),
+                };
+                scratch.conflict(t, c, b, blame);
                 ctx.dead_end(w);
                 ctx.node()
             }
@@ -299,8 +306,12 @@ pub(super) fn search_scored<S: Sink>(
         let rest = st.cand[cell] & !bit;
         scratch.work.cleared.level = Some(depth);
         if let Err(Dead(blame)) = st.refute(t, &mut scratch.work, cell, bit) {
-            // Scored as a failure of the cell's next digit.
-            scratch.conflict(t, cell, rest & rest.wrapping_neg(), blame);
+            // Scored as a failure of the cell's next digit (or of the last placement).
+            let (c, b) = match st.last_placed() {
+                Some(last) if t.placed_blame => last,
+                _ => (cell, rest & rest.wrapping_neg()),
+            };
+            scratch.conflict(t, c, b, blame);
             ctx.dead_end(left);
             return ControlFlow::Continue(());
         }

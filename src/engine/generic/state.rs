@@ -209,7 +209,13 @@ pub(super) struct State {
     /// units were last marked for them (a unit none of whose cells changed needs no run).
     /// Empty at every fixpoint.
     pub(super) changed: Vec<u64>,
+    /// The cell placed last (`NONE` before any placement since a refutation began): where
+    /// `Tables::placed_blame`, the cell a dead end is blamed on.
+    last: u32,
 }
+
+/// No cell placed (see `State::last`).
+const NONE: u32 = u32::MAX;
 
 impl State {
     pub(super) fn empty(t: &Tables) -> State {
@@ -230,6 +236,7 @@ impl State {
             } else {
                 Vec::new()
             },
+            last: NONE,
         }
     }
 
@@ -297,6 +304,7 @@ impl State {
             *p |= bit;
         }
         self.value[cell] = bit.trailing_zeros() as u8 + 1;
+        self.last = cell as u32;
         // Solved cells keep no candidates, so the peer loop needs no "is it open?" test.
         self.cand[cell] = 0;
         self.open -= 1;
@@ -346,6 +354,19 @@ impl State {
     /// Assign every queued naked single.
     #[inline]
     fn drain<const CELLS: bool>(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Result<(), Dead> {
+        if CELLS && t.placed_blame {
+            // First in, first out (see `Tables::placed_blame`).
+            let mut i = 0;
+            while let Some(&cell) = queue.get(i) {
+                i += 1;
+                let cell = cell as usize;
+                if self.value[cell] == 0 {
+                    self.assign::<CELLS>(t, cell, self.cand[cell], queue)?;
+                }
+            }
+            queue.clear();
+            return Ok(());
+        }
         while let Some(cell) = queue.pop() {
             let cell = cell as usize;
             if self.value[cell] == 0 {
@@ -384,6 +405,7 @@ impl State {
     ) -> Result<(), Dead> {
         let rest = self.cand[cell] & !bit;
         debug_assert!(rest != 0 && rest != self.cand[cell]);
+        self.last = NONE;
         self.cand[cell] = rest;
         self.touch_all(t, cell);
         if rest & (rest - 1) == 0 {
@@ -574,6 +596,15 @@ impl State {
         }
         self.drain::<true>(t, queue)?;
         Ok(found)
+    }
+
+    /// The cell placed last and its digit's bit, if any was placed since the guess or
+    /// refutation that led here (a guess places its own cell first).
+    pub(super) fn last_placed(&self) -> Option<(usize, u64)> {
+        (self.last != NONE).then(|| {
+            let c = self.last as usize;
+            (c, 1u64 << (self.value[c] - 1))
+        })
     }
 
     /// The number of leading bands (`rows` rows each) whose cells are all placed.

@@ -252,6 +252,26 @@ fn house_pairs_where_there_is_no_cage() {
     assert!(!Tables::for_puzzle(&Puzzle::empty(Shape::new(2, 2).unwrap())).house_pairs);
 }
 
+/// Dead ends are blamed on the last placement where there are rules but no sums.
+#[test]
+fn placed_blame_where_there_is_no_sum() {
+    use crate::rules::Rule;
+    assert!(Tables::for_puzzle(&with(vec![Rule::AntiKing])).placed_blame);
+    let thermo = Rule::Thermo(vec![0, 5, 10]);
+    assert!(Tables::for_puzzle(&with(vec![thermo.clone()])).placed_blame);
+    let cage = Rule::Cage {
+        cells: vec![0, 1],
+        sum: Some(3),
+    };
+    assert!(!Tables::for_puzzle(&with(vec![thermo, cage])).placed_blame);
+    let arrow = Rule::Arrow {
+        circle: vec![0],
+        line: vec![5, 10],
+    };
+    assert!(!Tables::for_puzzle(&with(vec![arrow])).placed_blame);
+    assert!(!Tables::for_puzzle(&Puzzle::empty(Shape::new(2, 2).unwrap())).placed_blame);
+}
+
 /// A digit's two places in a house beat a cell whose score per candidate is below half
 /// the better place's score; the better place comes first.
 #[test]
