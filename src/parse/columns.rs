@@ -165,8 +165,9 @@ pub(super) struct Csv {
     pub(super) header: Vec<Vec<u8>>,
     /// The 0-based column of the puzzles, once known.
     pub(super) column: Option<usize>,
-    /// The header was told by its look alone, until the first row bears it out (a row of four
-    /// or more characters without the separator makes it a title instead).
+    /// The header was told by its look alone and reads like prose (a comma and a blank) or
+    /// names no puzzle column, until the first row bears it out (a row of four or more
+    /// characters without the separator makes it a title instead).
     pub(super) tentative: bool,
 }
 

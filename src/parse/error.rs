@@ -250,6 +250,17 @@ pub enum ParseErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A JSON record (an element of an array) longer than
+    /// [`ParseOptions::max_line_len`](super::ParseOptions::max_line_len) on one line: the
+    /// input ends there (what follows cannot be told apart).
+    #[error(
+        "a JSON record longer than {limit} bytes on one line; the input ends here (the limit \
+         keeps memory bounded)"
+    )]
+    JsonValueTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// A variant puzzle (ISS constraint string, f-puzzles JSON or link) that cannot be read:
     /// an unsupported constraint type is named here.
     #[error("{0}")]

@@ -53,21 +53,33 @@ impl<R: BufRead> Reader<R> {
                     None => Ok(None),
                 };
             }
-            if self.too_long {
-                // One string over the limit: the rest of the input cannot be trusted.
-                self.give_up();
-                return Err(self.too_long_error());
-            }
-            let end = (self.line_no, self.column(self.line.len()));
             let Some(Table::Json(json)) = &mut self.table else {
                 return Ok(None);
             };
+            if self.too_long {
+                // A record over the limit (no place between records to cut its line at).
+                if json.stack.is_empty() {
+                    // A document of its own line (JSON Lines): skipped, the next line read.
+                    return Err(self.too_long_error());
+                }
+                // Inside a document, what follows it cannot be read: the input ends here.
+                let limit = self.options.max_line_len;
+                let at = self.line.iter().position(|&b| !is_ws(b)).unwrap_or(0);
+                self.give_up();
+                return Err(self.error_at(at, ParseErrorKind::JsonValueTooLong { limit }));
+            }
             if !resume {
                 json.pos = 0;
             }
-            json.end = end;
             match scan(&self.line, json, self.options.column, self.options.shape) {
-                Scan::Line => continue,
+                Scan::Line => {
+                    // Where a document left open ends, if the input ends after this line.
+                    let end = (self.line_no, self.column(self.line.len()));
+                    if let Some(Table::Json(json)) = &mut self.table {
+                        json.end = end;
+                    }
+                    continue;
+                }
                 Scan::Puzzle(s, e) => {
                     json.pos = e + 1;
                     self.push_back();

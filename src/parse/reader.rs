@@ -234,15 +234,24 @@ impl<R: BufRead> Reader<R> {
 
     /// A JSON input's line longer than the limit (a whole array written on one line) is read
     /// in pieces, in constant memory as every other line: it is cut after its last blank or
-    /// structural character outside a string, so that no string, number or name is cut, and
-    /// the next read goes on from there (same line, columns counted on). A line with no such
-    /// place (one string over the limit) stays too long.
+    /// structural character outside every string and object, so that no record is cut (the
+    /// choice of a record's puzzle member may look at all its members), and the next read
+    /// goes on from there (same line, columns counted on). A line with no such place (one
+    /// record over the limit) stays too long.
     pub(super) fn split_long_line(&mut self) {
         if !self.too_long {
             return;
         }
-        // A piece starts outside a string: the line's start, or a cut.
+        // A piece starts outside a string, and outside every object: the line's start, or a
+        // cut. The containers opened within the piece (`true` for an object).
+        let Some(Table::Json(json)) = &self.table else {
+            return;
+        };
+        if json.stack.contains(&true) {
+            return;
+        }
         let (mut in_string, mut escaped, mut cut) = (false, false, 0);
+        let (mut open, mut objects) = (Vec::new(), 0usize);
         for (i, &b) in self.line.iter().enumerate() {
             if in_string {
                 if escaped {
@@ -252,9 +261,19 @@ impl<R: BufRead> Reader<R> {
                 } else if b == b'"' {
                     in_string = false;
                 }
-            } else if b == b'"' {
-                in_string = true;
-            } else if matches!(b, b',' | b':' | b'[' | b']' | b'{' | b'}') || is_ws(b) {
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    open.push(b == b'{');
+                    objects += usize::from(b == b'{');
+                }
+                // (Closing a container opened before the piece: an array.)
+                b'}' | b']' if open.pop() == Some(true) => objects -= 1,
+                _ => {}
+            }
+            if objects == 0 && (matches!(b, b',' | b'[' | b']' | b'}') || is_ws(b)) {
                 cut = i + 1;
             }
         }
@@ -324,11 +343,13 @@ impl<R: BufRead> Reader<R> {
                 if json && starts_json(&self.line, p) {
                     self.start_json();
                 } else if let Some(sep) = header_sep(&self.line, shape) {
-                    // A header by its look alone: a first row without the separator may make it
-                    // a title instead (see `csv_record`).
+                    // A header by its look alone, written as prose (`Sudoku, hard`) or naming no
+                    // puzzle column: a first row without the separator may make it a title
+                    // instead (see `csv_record`). (`solution,puzzle` stays a header.)
+                    let prose = self.line.windows(2).any(|w| w == b", ");
                     self.start_csv(sep, true)?;
                     if let Some(Table::Csv(csv)) = &mut self.table {
-                        csv.tentative = true;
+                        csv.tentative = prose || csv.column.is_none();
                     }
                 } else if self.options.column.is_some() && self.line.contains(&sep_in_line) {
                     self.start_csv(sep_in_line, false)?;
@@ -498,10 +519,16 @@ impl<R: BufRead> Reader<R> {
             if !self.read_line()? {
                 return Ok(None);
             }
-            // The first line may be a JSON array written on one line, read in pieces.
-            let json_start = !self.table_checked
-                && matches!(classify(&self.line), LineClass::Content(p) if matches!(self.line[p], b'[' | b'{'));
-            if self.too_long && !json_start {
+            if self.too_long {
+                // The first line may be a JSON array written on one line, read in pieces; any
+                // other line over the limit is skipped.
+                if let (false, LineClass::Content(p)) = (self.table_checked, classify(&self.line)) {
+                    if self.line[p] == b'[' && starts_json(&self.line, p) {
+                        self.table_checked = true;
+                        self.start_json();
+                        return self.table_record();
+                    }
+                }
                 return Err(self.too_long_error());
             }
             if let Some(result) = self.fpuzzles_object() {
@@ -513,9 +540,6 @@ impl<R: BufRead> Reader<R> {
                         return Ok(record);
                     }
                 }
-            }
-            if self.too_long {
-                return Err(self.too_long_error());
             }
             if let Some(parsed) = self.whole_line_puzzle() {
                 return Ok(Some(parsed));

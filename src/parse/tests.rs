@@ -23,6 +23,9 @@ const SEED003: &str =
     "530070000600195000098000060800000003400803001700020006060000280000419005000080079";
 const SEED004: &str =
     "003000000400080036008000100040060073000900000000002005004070062600000000700600500";
+/// The solution of [`SAMPLE`].
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 const SAMPLE: &str =
     "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
 
@@ -364,6 +367,18 @@ fn a_title_with_a_comma_is_no_table_header() {
     // With a comma in the first row it is a table: its puzzle column is found by content.
     let input = format!("name, puzzle\nfirst, {TOP1}\nsecond, {SEED003}\n");
     assert_eq!(records(&input), [ok(2, TOP1), ok(3, SEED003)]);
+    // A header written as one (no blank after its commas) naming the puzzle column stays one:
+    // a row short of fields is reported, and the rows after it read by the header.
+    let input = format!("solution,puzzle\n{SOLVED}\n{SOLVED},{SAMPLE}\n");
+    let got = records(&input);
+    assert!(
+        got[0].contains("column 2 (puzzle) is missing"),
+        "{}",
+        got[0]
+    );
+    assert_eq!(got[1], ok(3, SAMPLE));
+    let input = format!("puzzle,difficulty\n\"{SAMPLE}\"\n\"{SAMPLE}\",hard\n");
+    assert_eq!(records(&input), [ok(2, SAMPLE), ok(3, SAMPLE)]);
 }
 
 #[test]
@@ -863,7 +878,7 @@ fn long_line_is_bounded_and_skipped() {
 
 /// A JSON input on one line longer than the limit (`json.dump` of a list) is read in pieces cut
 /// between tokens, in bounded memory, with columns counted from the line's start; through
-/// reads of any size. A single string over the limit is still too long.
+/// reads of any size. A record (here one string) over the limit ends the input.
 #[test]
 fn json_on_one_long_line_is_read_in_pieces() {
     let options = ParseOptions {
@@ -871,7 +886,7 @@ fn json_on_one_long_line_is_read_in_pieces() {
         ..ParseOptions::default()
     };
     // Strings with commas, blanks and escaped quotes that a cut must not fall into.
-    let title = format!("\"{}\\\"{}\"", "a, b ".repeat(20), ", ".repeat(10));
+    let title = format!("\"{}\\\"{}\"", "a, b ".repeat(8), ", ".repeat(5));
     let mut line = format!("[{{\"title\": {title}, \"puzzle\": \"{TOP1}\"}}");
     let mut want = vec![ok(1, TOP1)];
     for p in [SEED003, SEED004, TOP1, SEED003, SEED004] {
@@ -899,16 +914,75 @@ fn json_on_one_long_line_is_read_in_pieces() {
         }
         assert!(reader.line.capacity() <= 2 * 200 + 64);
     }
-    // A string longer than the limit: the input ends there, as at a syntax error.
+    // A string longer than the limit: the input ends there, as at a syntax error (at the
+    // string's start: after `["`, 81 characters, `", `).
     let long = format!("[\"{TOP1}\", \"{}\", \"{TOP1}\"]\n", "a".repeat(300));
     let got = records_with(long.as_bytes(), options);
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[0], ok(1, TOP1));
     assert!(
-        got[1].contains("line is longer than 200 bytes"),
+        got[1].starts_with("line 1, column 87: a JSON record longer than 200 bytes"),
         "{}",
         got[1]
     );
+}
+
+/// Cuts fall between records, never inside one: a record's puzzle member is chosen with all
+/// its members in view (a solution before the puzzle is not taken for it). A record over the
+/// limit ends the input inside an array; in JSON Lines it is skipped alone.
+#[test]
+fn json_pieces_never_cut_a_record() {
+    let limited = |max_line_len| ParseOptions {
+        max_line_len,
+        ..ParseOptions::default()
+    };
+    let record = format!("{{\"solution\": \"{SOLVED}\", \"puzzle\": \"{SAMPLE}\"}}");
+    let line = format!("[{record}, {record},{record}]\n");
+    let got = records_with(line.as_bytes(), limited(250));
+    assert_eq!(got, [ok(1, SAMPLE), ok(1, SAMPLE), ok(1, SAMPLE)]);
+    let got = records_with(line.as_bytes(), limited(100));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        got[0],
+        "line 1, column 2: a JSON record longer than 100 bytes on one line; the input ends \
+         here (the limit keeps memory bounded)"
+    );
+    let long = format!(
+        "{{\"puzzle\": \"{TOP1}\", \"note\": \"{}\"}}",
+        "x".repeat(150)
+    );
+    let lines = format!("{{\"puzzle\": \"{TOP1}\"}}\n{long}\n{{\"puzzle\": \"{SEED003}\"}}\n");
+    let got = records_with(lines.as_bytes(), limited(120));
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0], ok(1, TOP1));
+    assert!(got[1].starts_with("line 2, column 121: line is longer than 120 bytes; skipped"));
+    assert_eq!(got[2], ok(3, SEED003));
+}
+
+/// A first line over the limit that is not a JSON array (an f-puzzles object, a CSV header)
+/// is skipped alone, as every other line over the limit.
+#[test]
+fn a_long_first_line_that_is_no_json_array_is_skipped() {
+    let options = ParseOptions {
+        max_line_len: 200,
+        ..ParseOptions::default()
+    };
+    let fpuzzles = format!(
+        "{{\"size\": 9, \"grid\": [], \"title\": \"{}\"}}",
+        "x".repeat(300)
+    );
+    let header = format!("id,{},puzzle", "note,".repeat(60));
+    for first in [fpuzzles, header] {
+        let input = format!("{first}\n{TOP1}\n{SEED003}\n");
+        let got = records_with(input.as_bytes(), options);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            got[0].starts_with("line 1, column 201: line is longer"),
+            "{}",
+            got[0]
+        );
+        assert_eq!(got[1..], [ok(2, TOP1), ok(3, SEED003)]);
+    }
 }
 
 #[test]

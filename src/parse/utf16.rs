@@ -70,6 +70,8 @@ impl<R: BufRead> Input<R> {
         }
         let head = &head[..len];
         let (encoding, mark) = match *head {
+            // UTF-32 (little-endian) starts the same way: not read here.
+            [0xFF, 0xFE, 0, 0] => (Encoding::Plain, 0),
             [0xFF, 0xFE, ..] => (Encoding::Utf16 { big: false }, 2),
             [0xFE, 0xFF, ..] => (Encoding::Utf16 { big: true }, 2),
             [a, 0, b, 0] if a != 0 && b != 0 => (Encoding::Utf16 { big: false }, 0),
@@ -244,10 +246,12 @@ mod tests {
                 assert_eq!(got, text);
             }
         }
-        let bytes = b"\xff\xff\x00";
-        let mut out = Vec::new();
-        Input::new(&bytes[..]).read_to_end(&mut out).unwrap();
-        assert_eq!(out, bytes);
+        // Not UTF-16: bytes that are no byte-order mark, and UTF-32's mark.
+        for bytes in [&b"\xff\xff\x00"[..], b"\xff\xfe\x00\x00\x35\x00\x00\x00"] {
+            let mut out = Vec::new();
+            Input::new(bytes).read_to_end(&mut out).unwrap();
+            assert_eq!(out, bytes);
+        }
     }
 
     #[test]
