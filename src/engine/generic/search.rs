@@ -181,6 +181,15 @@ impl Scratch {
         }
         self.hot = Hot::of(&self.digits);
     }
+
+    /// Where `Tables::last_blame`, one more for the cell placed last before a dead end (the
+    /// guessed cell where nothing else was placed), besides what [`Scratch::conflict`] blamed.
+    #[inline]
+    fn blame_last(&mut self, t: &Tables, last: Option<(usize, u64)>) {
+        if let (true, Some((cell, _))) = (t.last_blame, last) {
+            self.scores[cell] += 1;
+        }
+    }
 }
 
 /// The search without rules: k ways at the open cell with the fewest candidates (in the
@@ -286,11 +295,13 @@ pub(super) fn search_scored<S: Sink>(
         let flow = match scratch.levels[child].try_digit(t, &mut scratch.work, cell, bit) {
             Ok(()) => search_scored(t, scratch, child, ctx, w),
             Err(Dead(blame)) => {
-                let (c, b) = match scratch.levels[child].last_placed() {
+                let last = scratch.levels[child].last_placed();
+                let (c, b) = match last {
                     Some(last) if t.placed_blame => last,
                     _ => (cell, bit),
                 };
                 scratch.conflict(t, c, b, blame);
+                scratch.blame_last(t, last);
                 ctx.dead_end(w);
                 ctx.node()
             }
@@ -307,11 +318,13 @@ pub(super) fn search_scored<S: Sink>(
         scratch.work.cleared.level = Some(depth);
         if let Err(Dead(blame)) = st.refute(t, &mut scratch.work, cell, bit) {
             // Scored as a failure of the cell's next digit (or of the last placement).
-            let (c, b) = match st.last_placed() {
+            let last = st.last_placed();
+            let (c, b) = match last {
                 Some(last) if t.placed_blame => last,
                 _ => (cell, rest & rest.wrapping_neg()),
             };
             scratch.conflict(t, c, b, blame);
+            scratch.blame_last(t, last);
             ctx.dead_end(left);
             return ControlFlow::Continue(());
         }

@@ -58,6 +58,11 @@ pub struct Tables {
     /// eight orientations. Sums need their cells blamed (the hard killers took 1.9 times the
     /// guesses without).
     pub(super) placed_blame: bool,
+    /// Where there are killer cages: a dead end's last placement is blamed too, besides the
+    /// guessed cell and the failing house or rule (the hard killers of ISS's collection over
+    /// their eight orientations: 11% fewer guesses, 4% less time; little killers without
+    /// cages lost 11% of their time with it, so they go without).
+    pub(super) last_blame: bool,
     /// Where there are propagators: the conflict scores the last search of these tables
     /// ended with. A search starts from them, so that the pieces of a split search (and a
     /// worker's next piece) go on from what the searches before them learned instead of
@@ -163,6 +168,7 @@ impl Tables {
             peer_start,
             house_pairs,
             placed_blame,
+            last_blame: cages,
             nh: houses_list.len(),
             houses: houses_list.into_iter().flatten().collect(),
             cell_houses,

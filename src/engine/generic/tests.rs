@@ -252,7 +252,8 @@ fn house_pairs_where_there_is_no_cage() {
     assert!(!Tables::for_puzzle(&Puzzle::empty(Shape::new(2, 2).unwrap())).house_pairs);
 }
 
-/// Dead ends are blamed on the last placement where there are rules but no sums.
+/// Dead ends are blamed on the last placement where there are rules but no sums; with killer
+/// cages, on it too besides the guess and the failing house or rule.
 #[test]
 fn placed_blame_where_there_is_no_sum() {
     use crate::rules::Rule;
@@ -263,12 +264,15 @@ fn placed_blame_where_there_is_no_sum() {
         cells: vec![0, 1],
         sum: Some(3),
     };
-    assert!(!Tables::for_puzzle(&with(vec![thermo, cage])).placed_blame);
+    let killer = Tables::for_puzzle(&with(vec![thermo.clone(), cage]));
+    assert!(!killer.placed_blame && killer.last_blame);
+    assert!(!Tables::for_puzzle(&with(vec![thermo])).last_blame);
     let arrow = Rule::Arrow {
         circle: vec![0],
         line: vec![5, 10],
     };
-    assert!(!Tables::for_puzzle(&with(vec![arrow])).placed_blame);
+    let arrow = Tables::for_puzzle(&with(vec![arrow]));
+    assert!(!arrow.placed_blame && !arrow.last_blame);
     assert!(!Tables::for_puzzle(&Puzzle::empty(Shape::new(2, 2).unwrap())).placed_blame);
 }
 
