@@ -4,7 +4,8 @@
 //! `--json` writes them) the puzzle is the member named by the column (or its 1-based
 //! position), else the first member with a puzzle's name, else the first string that holds a
 //! puzzle. Strings may not span lines. A line over the length limit is read in pieces cut
-//! between tokens (see `Reader::split_long_line`), so an array on one line may be of any length.
+//! between records (see `Reader::split_long_line`), so an array on one line may be of any
+//! length; a record over the limit ends the input (in JSON Lines, it is skipped).
 //!
 //! The scan checks the JSON as it goes (what may follow what, every container closed by the
 //! end of the input): a syntax error is reported at its line and column and ends the input

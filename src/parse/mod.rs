@@ -3,7 +3,7 @@
 //! [`Reader`] streams puzzles out of any [`BufRead`](std::io::BufRead) in constant memory: it holds at most one
 //! record and one line, and a line longer than [`ParseOptions::max_line_len`] is read through
 //! without being buffered whole (a JSON input's such line is read in pieces cut between its
-//! tokens). [`parse_one`] reads exactly one puzzle from a string.
+//! records). [`parse_one`] reads exactly one puzzle from a string.
 //!
 //! # Layouts
 //!

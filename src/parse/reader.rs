@@ -33,7 +33,7 @@ pub struct ParseOptions {
     pub shape: Option<Shape>,
     /// The longest line accepted, in bytes; longer lines are reported and skipped without being
     /// held in memory (in JSON inputs, they are read in pieces of at most this length, cut
-    /// between tokens). Defaults to [`DEFAULT_MAX_LINE_LEN`].
+    /// between records). Defaults to [`DEFAULT_MAX_LINE_LEN`].
     pub max_line_len: usize,
     /// The characters that stand for digits (`--alphabet`); `None` recognises them on boards
     /// above 9×9 (see [`Alphabet`]).
@@ -522,7 +522,10 @@ impl<R: BufRead> Reader<R> {
             if self.too_long {
                 // The first line may be a JSON array written on one line, read in pieces; any
                 // other line over the limit is skipped.
-                if let (false, LineClass::Content(p)) = (self.table_checked, classify(&self.line)) {
+                let json = self.options.table.is_none_or(|t| t == TableFormat::Json);
+                if let (false, true, LineClass::Content(p)) =
+                    (self.table_checked, json, classify(&self.line))
+                {
                     if self.line[p] == b'[' && starts_json(&self.line, p) {
                         self.table_checked = true;
                         self.start_json();

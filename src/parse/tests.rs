@@ -877,7 +877,7 @@ fn long_line_is_bounded_and_skipped() {
 }
 
 /// A JSON input on one line longer than the limit (`json.dump` of a list) is read in pieces cut
-/// between tokens, in bounded memory, with columns counted from the line's start; through
+/// between records, in bounded memory, with columns counted from the line's start; through
 /// reads of any size. A record (here one string) over the limit ends the input.
 #[test]
 fn json_on_one_long_line_is_read_in_pieces() {
@@ -972,6 +972,7 @@ fn a_long_first_line_that_is_no_json_array_is_skipped() {
         "x".repeat(300)
     );
     let header = format!("id,{},puzzle", "note,".repeat(60));
+    let array = format!("[\"{}\"]", "x".repeat(300));
     for first in [fpuzzles, header] {
         let input = format!("{first}\n{TOP1}\n{SEED003}\n");
         let got = records_with(input.as_bytes(), options);
@@ -983,6 +984,13 @@ fn a_long_first_line_that_is_no_json_array_is_skipped() {
         );
         assert_eq!(got[1..], [ok(2, TOP1), ok(3, SEED003)]);
     }
+    // An array on a first line over the limit in a file known to be CSV (`.csv`): no JSON.
+    let csv = ParseOptions {
+        table: Some(TableFormat::Csv),
+        ..options
+    };
+    let got = records_with(format!("{array}\n").as_bytes(), csv);
+    assert!(got[0].starts_with("line 1, column 201: line is longer"), "{got:?}");
 }
 
 #[test]

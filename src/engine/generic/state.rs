@@ -210,7 +210,7 @@ pub(super) struct State {
     /// Empty at every fixpoint.
     pub(super) changed: Vec<u64>,
     /// The cell placed last (`NONE` before any placement since a refutation began): where
-    /// `Tables::placed_blame`, the cell a dead end is blamed on.
+    /// `Tables::placed_blame` or `Tables::last_blame`, a cell a dead end is blamed on.
     last: u32,
 }
 
