@@ -18,7 +18,7 @@ use super::lines::{
     classify, is_board_len, is_complete_line, is_row_len, later_puzzle, later_run, section_name,
     start_kind, LineClass, Start,
 };
-use super::utf16::Input;
+use super::utf16::{fill, Input};
 use crate::puzzle::Puzzle;
 use crate::shape::Shape;
 use std::io::{self, BufRead};
@@ -161,11 +161,7 @@ impl<R: BufRead> Reader<R> {
         let limit = self.options.max_line_len;
         let mut got_any = goes_on;
         loop {
-            let buf = match self.input.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 break;
             }
@@ -214,11 +210,7 @@ impl<R: BufRead> Reader<R> {
     /// Drop the rest of a line too long, still in the input.
     fn read_through(&mut self) -> io::Result<()> {
         loop {
-            let buf = match self.input.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(());
             }

@@ -990,7 +990,10 @@ fn a_long_first_line_that_is_no_json_array_is_skipped() {
         ..options
     };
     let got = records_with(format!("{array}\n").as_bytes(), csv);
-    assert!(got[0].starts_with("line 1, column 201: line is longer"), "{got:?}");
+    assert!(
+        got[0].starts_with("line 1, column 201: line is longer"),
+        "{got:?}"
+    );
 }
 
 #[test]

@@ -23,6 +23,19 @@ const CHUNK: usize = 8 << 10;
 /// without its other half.
 const REPLACEMENT: char = '\u{FFFD}';
 
+/// `input.fill_buf()`, tried again where a signal interrupted it.
+pub(super) fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+            Ok([]) => return Ok(&[]),
+            // (Asked again to return it: data in the buffer is given without a read.)
+            Ok(_) => return input.fill_buf(),
+        }
+    }
+}
+
 /// A [`BufRead`] over `inner` that gives UTF-16 input as UTF-8 (see the module docs).
 #[derive(Debug)]
 pub(super) struct Input<R> {
@@ -55,11 +68,7 @@ impl<R: BufRead> Input<R> {
         let mut head = [0u8; 4];
         let mut len = 0;
         while len < head.len() {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.inner)?;
             if buf.is_empty() {
                 break;
             }
@@ -138,7 +147,7 @@ impl<R: BufRead> Input<R> {
         self.pos = 0;
         let mut chunk = [0u8; CHUNK];
         while self.out.is_empty() {
-            let buf = self.inner.fill_buf()?;
+            let buf = fill(&mut self.inner)?;
             if buf.is_empty() {
                 // The end: half a code unit, or half a pair, is no character.
                 if self.high.take().is_some() {
@@ -251,6 +260,39 @@ mod tests {
             let mut out = Vec::new();
             Input::new(bytes).read_to_end(&mut out).unwrap();
             assert_eq!(out, bytes);
+        }
+    }
+
+    /// A read interrupted by a signal is tried again, at the start and later.
+    #[test]
+    fn interrupted_reads_are_tried_again() {
+        struct Flaky<'a>(&'a [u8], bool);
+        impl Read for Flaky<'_> {
+            fn read(&mut self, into: &mut [u8]) -> io::Result<usize> {
+                self.1 = !self.1;
+                if self.1 {
+                    return Err(io::ErrorKind::Interrupted.into());
+                }
+                let n = into.len().min(self.0.len()).min(3);
+                into[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        for text in ["53..7....", "\u{feff}53", "a\0b\0c\0"] {
+            let mut input = Input::new(io::BufReader::with_capacity(
+                4,
+                Flaky(text.as_bytes(), false),
+            ));
+            let mut out = Vec::new();
+            while !fill(&mut input).unwrap().is_empty() {
+                let buf = fill(&mut input).unwrap();
+                out.extend_from_slice(buf);
+                let n = buf.len();
+                input.consume(n);
+            }
+            let want = if text.starts_with('a') { "abc" } else { text };
+            assert_eq!(String::from_utf8(out).unwrap(), want);
         }
     }
 
