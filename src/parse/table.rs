@@ -87,8 +87,8 @@ impl<R: BufRead> Reader<R> {
             if line.iter().all(|&b| is_ws(b)) || line.first() == Some(&b'#') {
                 continue;
             }
-            let trimmed = line.iter().filter(|&&b| !is_ws(b)).count();
-            if std::mem::take(&mut csv.tentative) && !line.contains(&sep) && trimmed >= 4 {
+            let short = |line: &[u8]| line.iter().filter(|&&b| !is_ws(b)).count() < 4;
+            if std::mem::take(&mut csv.tentative) && !line.contains(&sep) && !short(line) {
                 // The first line only looked like a header (a title with a comma, above grids
                 // or puzzles): no table, and that line is skipped as titles are. (A shorter
                 // row is a table's row short of fields, reported as such.)
