@@ -16,7 +16,6 @@ pub struct Plural<N> {
     noun: &'static str,
 }
 
-/// `n` and `noun`, with an `s` unless `n` is 1.
 /// A clash of givens named in the alphabet the puzzle's boards are written in (the library
 /// names it in 1-9A-Z).
 pub fn clash_in(
@@ -33,6 +32,7 @@ pub fn clash_in(
     })
 }
 
+/// `n` and `noun`, with an `s` unless `n` is 1.
 pub fn plural<N>(n: N, noun: &'static str) -> Plural<N> {
     Plural { n, noun }
 }

@@ -201,9 +201,8 @@ impl<R: BufRead> Reader<R> {
                 self.line.drain(..BOM.len());
             }
         }
-        if self.too_long && matches!(self.table, Some(Table::Json(_))) {
-            self.split_long_line();
-        }
+        // In a JSON input, a line over the limit is read on in pieces.
+        self.split_long_line();
         Ok(true)
     }
 
