@@ -36,6 +36,14 @@ fn boxed(r: usize, c: usize) -> ParseOptions {
     }
 }
 
+/// The default options with lines limited to `max_line_len` bytes.
+fn limited(max_line_len: usize) -> ParseOptions {
+    ParseOptions {
+        max_line_len,
+        ..ParseOptions::default()
+    }
+}
+
 /// Every record as `"line: puzzle"` or the error's display.
 fn records_with(input: &[u8], options: ParseOptions) -> Vec<String> {
     Reader::new(input, options)
@@ -78,6 +86,16 @@ fn number_grid(cells: &str) -> String {
             let nums: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
             nums.join(" ")
         })
+        .collect();
+    rows.join("\n") + "\n"
+}
+
+/// A 9×9 grid of characters, one row per line (the `.sdk` layout).
+fn char_grid(cells: &str) -> String {
+    let rows: Vec<&str> = cells
+        .as_bytes()
+        .chunks(9)
+        .map(|row| std::str::from_utf8(row).expect("ASCII cells"))
         .collect();
     rows.join("\n") + "\n"
 }
@@ -336,11 +354,7 @@ fn utf16_reads_as_its_text() {
 
 #[test]
 fn project_euler_titles() {
-    let rows: String = SEED004
-        .as_bytes()
-        .chunks(9)
-        .map(|row| String::from_utf8_lossy(row) + "\n")
-        .collect();
+    let rows = char_grid(SEED004);
     let input = format!("Grid 01\n{rows}Grid 02\n{rows}Puzzle\n{TOP1}\n");
     assert_eq!(
         records(&input),
@@ -352,11 +366,7 @@ fn project_euler_titles() {
 /// comma is a title: the grids or puzzles under it are read as they are.
 #[test]
 fn a_title_with_a_comma_is_no_table_header() {
-    let rows: String = SEED004
-        .as_bytes()
-        .chunks(9)
-        .map(|row| String::from_utf8_lossy(row) + "\n")
-        .collect();
+    let rows = char_grid(SEED004);
     let input = format!("Sudoku, hard\n{rows}\n{TOP1}\n");
     assert_eq!(records(&input), [ok(2, SEED004), ok(12, TOP1)]);
     let input = format!(
@@ -839,10 +849,7 @@ fn long_line_is_bounded_and_skipped() {
     let mut input = vec![b'.'; 5_000_000];
     input.push(b'\n');
     input.extend_from_slice(TOP1.as_bytes());
-    let options = ParseOptions {
-        max_line_len: 4096,
-        ..ParseOptions::default()
-    };
+    let options = limited(4096);
     let mut reader = Reader::new(&input[..], options);
     let first = reader.next().unwrap().unwrap_err().to_string();
     assert_eq!(first, "line 1, column 4097: line is longer than 4096 bytes; skipped (the limit keeps memory bounded)");
@@ -881,10 +888,7 @@ fn long_line_is_bounded_and_skipped() {
 /// reads of any size. A record (here one string) over the limit ends the input.
 #[test]
 fn json_on_one_long_line_is_read_in_pieces() {
-    let options = ParseOptions {
-        max_line_len: 200,
-        ..ParseOptions::default()
-    };
+    let options = limited(200);
     // Strings with commas, blanks and escaped quotes that a cut must not fall into.
     let title = format!("\"{}\\\"{}\"", "a, b ".repeat(8), ", ".repeat(5));
     let mut line = format!("[{{\"title\": {title}, \"puzzle\": \"{TOP1}\"}}");
@@ -932,10 +936,6 @@ fn json_on_one_long_line_is_read_in_pieces() {
 /// limit ends the input inside an array; in JSON Lines it is skipped alone.
 #[test]
 fn json_pieces_never_cut_a_record() {
-    let limited = |max_line_len| ParseOptions {
-        max_line_len,
-        ..ParseOptions::default()
-    };
     let record = format!("{{\"solution\": \"{SOLVED}\", \"puzzle\": \"{SAMPLE}\"}}");
     let line = format!("[{record}, {record},{record}]\n");
     let got = records_with(line.as_bytes(), limited(250));
@@ -963,10 +963,7 @@ fn json_pieces_never_cut_a_record() {
 /// is skipped alone, as every other line over the limit.
 #[test]
 fn a_long_first_line_that_is_no_json_array_is_skipped() {
-    let options = ParseOptions {
-        max_line_len: 200,
-        ..ParseOptions::default()
-    };
+    let options = limited(200);
     let fpuzzles = format!(
         "{{\"size\": 9, \"grid\": [], \"title\": \"{}\"}}",
         "x".repeat(300)
