@@ -473,6 +473,31 @@ fn full_disk_is_reported() {
     }
 }
 
+/// A dump whose solutions the output did not take says so, and not how many it found: each
+/// puzzle's line on stderr is written only once its solutions are out.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_failed_dump_prints_no_count() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+        .args(["dump", "-n", "5", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("No space left"), "{err}");
+    assert!(!err.contains("solutions"), "{err}");
+}
+
 /// Messages on a stderr that fails (`2>&1 | head`, `2>/dev/full`) are let go, as ripgrep lets
 /// them go; help and completion scripts that cannot be written are errors (exit 2), a reader
 /// that closed early is not. None of them may abort (a panic, exit 134 under `panic = abort`).

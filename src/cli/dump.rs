@@ -32,9 +32,19 @@ const BATCH_BYTES: usize = 16 * 1024;
 /// Longest time a found solution waits in a worker's buffer.
 const BATCH_AGE: Duration = Duration::from_millis(50);
 
+/// What the writer thread is handed, in order.
+enum Piece {
+    /// Whole solutions to write.
+    Data(Vec<u8>),
+    /// A puzzle's line for stderr, after its solutions: written once they are all out
+    /// (flushed), and never after a failed write, so that no line counts solutions the output
+    /// did not take.
+    Note(String),
+}
+
 /// A worker's sink: formats solutions and ships them to the writer in batches.
 struct DumpSink<'a> {
-    tx: SyncSender<Vec<u8>>,
+    tx: SyncSender<Piece>,
     buf: Vec<u8>,
     /// Solutions in `buf`.
     count: u64,
@@ -63,7 +73,7 @@ impl DumpSink<'_> {
         if !self.buf.is_empty() {
             let full = std::mem::replace(&mut self.buf, Vec::with_capacity(BATCH_BYTES + 1024));
             self.count = 0;
-            if self.tx.send(full).is_err() {
+            if self.tx.send(Piece::Data(full)).is_err() {
                 return ControlFlow::Break(());
             }
         }
@@ -150,7 +160,7 @@ impl Order {
     fn emit(
         &self,
         st: &mut OrderState,
-        tx: &SyncSender<Vec<u8>>,
+        tx: &SyncSender<Piece>,
         mut buf: Vec<u8>,
         count: u64,
     ) -> ControlFlow<()> {
@@ -166,7 +176,7 @@ impl Order {
             buf.truncate(each * take as usize);
         }
         st.emitted += take;
-        if !buf.is_empty() && tx.send(buf).is_err() {
+        if !buf.is_empty() && tx.send(Piece::Data(buf)).is_err() {
             return ControlFlow::Break(());
         }
         if take < count || Some(st.emitted) == self.limit {
@@ -180,7 +190,7 @@ impl Order {
     fn send_in_turn(
         &self,
         index: usize,
-        tx: &SyncSender<Vec<u8>>,
+        tx: &SyncSender<Piece>,
         buf: &mut Vec<u8>,
         count: &mut u64,
     ) -> ControlFlow<()> {
@@ -203,7 +213,7 @@ impl Order {
     }
 
     /// Piece `index` is done: send or park its rest, and pass the turn on.
-    fn finish(&self, index: usize, tx: &SyncSender<Vec<u8>>, buf: Vec<u8>, count: u64) {
+    fn finish(&self, index: usize, tx: &SyncSender<Piece>, buf: Vec<u8>, count: u64) {
         let mut st = self.lock();
         st.parked.insert(index, (buf, count));
         loop {
@@ -307,10 +317,11 @@ impl Ends {
     }
 }
 
-/// The writer thread: writes batches in arrival order, flushing whenever it catches up. Where
-/// a write fails, the ends of the batches tell what part of the file holds whole solutions.
+/// The writer thread: writes batches in arrival order, flushing whenever it catches up, and
+/// each puzzle's line on stderr once its solutions are flushed. Where a write fails, the ends
+/// of the batches tell what part of the file holds whole solutions.
 fn writer(
-    rx: Receiver<Vec<u8>>,
+    rx: Receiver<Piece>,
     mut out: Box<dyn Write + Send>,
     failed: Arc<AtomicBool>,
 ) -> Result<(), (io::Error, Ends)> {
@@ -324,7 +335,7 @@ fn writer(
         })
     };
     loop {
-        let batch = match rx.try_recv() {
+        let piece = match rx.try_recv() {
             Ok(b) => b,
             Err(TryRecvError::Empty) => {
                 if result.is_ok() {
@@ -336,6 +347,20 @@ fn writer(
                 }
             }
             Err(TryRecvError::Disconnected) => break,
+        };
+        let batch = match piece {
+            Piece::Data(batch) => batch,
+            Piece::Note(line) => {
+                if result.is_ok() {
+                    result = flush(&mut out, &mut ends, at);
+                }
+                if result.is_ok() {
+                    note(format_args!("{line}"));
+                } else {
+                    failed.store(true, Relaxed);
+                }
+                continue;
+            }
         };
         if result.is_ok() {
             result = out.write_all(&batch);
@@ -459,7 +484,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let started = Instant::now();
     let (dest, out) = open_destination(output, force)?;
     let failed = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = sync_channel::<Vec<u8>>(64);
+    let (tx, rx) = sync_channel::<Piece>(64);
     let writer_failed = Arc::clone(&failed);
     let handle = thread::spawn(move || writer(rx, out, writer_failed));
     let batch = Arc::new(Batch::default());
@@ -530,9 +555,11 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
             written += outcome.solutions;
             summary.add(Job::Dump, &outcome);
             batch.puzzles.fetch_add(1, Relaxed);
-            // Once a write failed, the count says nothing of what was written: the error does.
+            // Written by the writer once the solutions are out (none after a failed write: the
+            // count would say nothing of what was written; the error does).
             if !cfg.quiet && !failed.load(Relaxed) {
-                note(format_args!("{source}: {}", CountSummary(&outcome)));
+                let line = format!("{source}: {}", CountSummary(&outcome));
+                let _ = tx.send(Piece::Note(line));
             }
             if failed.load(Relaxed) || outcome.stopped == Some(StopReason::Sink) {
                 return Ok(ControlFlow::Break(()));
