@@ -107,15 +107,19 @@ impl Estimate {
     }
 }
 
-/// Why [`estimate_with`] gave no estimate.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why [`estimate_with`] gave no estimate, or only one of part of its probes.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EstimateError {
     /// The givens clash: the puzzle is invalid.
     #[error("invalid: {0}")]
     Invalid(Conflict),
-    /// The cancel flag was raised.
+    /// The cancel flag was raised before every stratum had two probes.
     #[error("interrupted")]
     Cancelled,
+    /// The cancel flag was raised after every stratum had two probes or more: the estimate
+    /// of the probes made ([`Estimate::samples`] of them), still unbiased, its interval wider.
+    #[error("interrupted after {} probes", .0.samples)]
+    Interrupted(Estimate),
 }
 
 /// Knuth's estimate of the solution count and tree size of `puzzle` with `samples` probes and
@@ -131,6 +135,7 @@ pub fn estimate(puzzle: &Puzzle, samples: u64, seed: u64) -> Result<Estimate, Co
         Err(EstimateError::Invalid(c)) => Err(c),
         // No cancel flag was given.
         Err(EstimateError::Cancelled) => Ok(Estimate::exact(0.0, 0.0)),
+        Err(EstimateError::Interrupted(e)) => Ok(e),
     }
 }
 
@@ -292,35 +297,50 @@ fn estimate_engine<E: Engine>(
     }
     let total_weight: f64 = open.iter().map(|t| t.weight).sum();
     let samples = options.samples.max(1) as f64;
-    let results: Vec<Option<(Moments, Moments)>> = open
-        .par_iter()
+    let mut strata: Vec<Stratum> = open
+        .iter()
         .enumerate()
-        .map(|(i, t)| {
-            let n = ((samples * t.weight / total_weight).round() as u64).max(2);
-            let mut rng =
-                SplitMix64::new(options.seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        .map(|(i, t)| Stratum {
+            probes: ((samples * t.weight / total_weight).round() as u64).max(2),
+            rng: SplitMix64::new(options.seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)),
+            sols: Moments::default(),
+            nodes: Moments::default(),
+        })
+        .collect();
+    // The probes in rounds, each stratum's made up to 1/2^ROUNDS of its share (at least two)
+    // in the first, then twice as many each round, so that an estimate interrupted after the
+    // first round still covers every stratum. Each stratum's probes are the same, in the same
+    // order, however they are cut into rounds.
+    let cancelled = || cancel.is_some_and(Cancel::is_cancelled);
+    for round in (0..=ROUNDS).rev() {
+        strata.par_iter_mut().zip(&open).for_each(|(st, t)| {
+            let upto = (st.probes >> round).max(2);
             let mut kids = Vec::new();
-            let (mut sols, mut nodes) = (Moments::default(), Moments::default());
-            for _ in 0..n {
-                if cancel.is_some_and(Cancel::is_cancelled) {
-                    return None;
-                }
-                let p = probe(&t.state, &mut rng, &mut kids);
-                sols.add(p.solutions);
-                nodes.add(p.nodes);
+            while st.sols.n < upto && !cancelled() {
+                let p = probe(&t.state, &mut st.rng, &mut kids);
+                st.sols.add(p.solutions);
+                st.nodes.add(p.nodes);
                 if let Some(done) = progress {
                     done.fetch_add(1, Relaxed);
                 }
             }
-            Some((sols, nodes))
-        })
-        .collect();
+        });
+        if cancelled() {
+            break;
+        }
+    }
     let mut est = Estimate::exact(exact_solutions, counted + exact_solutions);
     est.exact = false;
     est.strata = open.len();
     let (mut var_s, mut var_n) = (0.0, 0.0);
-    for r in results {
-        let (s, n) = r.ok_or(EstimateError::Cancelled)?;
+    let interrupted = strata.iter().any(|st| st.sols.n < st.probes);
+    if strata.iter().any(|st| st.sols.n < 2) {
+        return Err(EstimateError::Cancelled);
+    }
+    for Stratum {
+        sols: s, nodes: n, ..
+    } in strata
+    {
         est.samples += s.n;
         est.solutions += s.mean;
         est.nodes += n.mean;
@@ -343,7 +363,21 @@ fn estimate_engine<E: Engine>(
         est.nodes = f64::INFINITY;
         est.nodes_ci95 = (f64::INFINITY, f64::INFINITY);
     }
+    if interrupted {
+        return Err(EstimateError::Interrupted(est));
+    }
     Ok(est)
+}
+
+/// Rounds the probes are made in, less one (see [`estimate_engine`]).
+const ROUNDS: u32 = 10;
+
+/// One stratum's probes: how many to make, its generator, and what they read so far.
+struct Stratum {
+    probes: u64,
+    rng: SplitMix64,
+    sols: Moments,
+    nodes: Moments,
 }
 
 #[cfg(test)]
@@ -362,6 +396,39 @@ mod tests {
         // Enough strata for the top expansion to finish the 4×4 tree.
         assert!(e.exact);
         assert_eq!(e.solutions, 288.0);
+    }
+
+    /// Cancelled once the first round is done (a 1,024th of the probes: every stratum's
+    /// share, at least two), the estimate of the probes made so far comes back, still close.
+    #[test]
+    fn interrupted_after_the_first_round_gives_the_estimate_so_far() {
+        let p = Puzzle::empty(Shape::new(2, 3).unwrap());
+        let options = EstimateOptions {
+            samples: 100_000_000,
+            seed: 5,
+            strata: 64,
+            engine: EngineChoice::Auto,
+        };
+        let (done, cancel) = (AtomicU64::new(0), Cancel::new());
+        let result = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Rounds are made one after the other: past the first round's probes, it is done.
+                while done.load(Relaxed) < 200_000 {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                cancel.cancel();
+            });
+            estimate_with(&p, &options, Some(&done), Some(&cancel))
+        });
+        let Err(EstimateError::Interrupted(e)) = result else {
+            panic!("{result:?}");
+        };
+        assert!(
+            e.samples >= 100_000_000 / 1024 && e.samples < 100_000_000,
+            "{e:?}"
+        );
+        assert!(!e.exact && e.strata >= 64);
+        assert!((e.solutions / 28_200_960.0 - 1.0).abs() < 0.05, "{e:?}");
     }
 
     #[test]

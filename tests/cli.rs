@@ -608,6 +608,31 @@ fn interrupt_stops_candidates_with_a_large_cap_soon() {
     assert!(after < 1500, "exited {after} ms after the signal");
 }
 
+/// `estimate` interrupted after its first round of probes (a 1,024th of them, every stratum's
+/// share) writes the estimate of the probes made, marked, and ends as interrupted: it wrote
+/// nothing before.
+#[test]
+fn interrupt_gives_the_estimate_so_far() {
+    let empty = puzzle_path("empty9x9.txt");
+    let args = [
+        "estimate",
+        "-q",
+        "--samples",
+        "5000000",
+        empty.to_str().unwrap(),
+    ];
+    let result = interrupted_after(&args, 3000);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(130), "{stderr}");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(stdout.contains(" probes, interrupted), about "), "{stdout}");
+    // The empty 9×9 has 6.67·10²¹ grids.
+    assert!(
+        stdout.contains("about 6.") || stdout.contains("about 7.0"),
+        "{stdout}"
+    );
+}
+
 /// The tool run with `args`, sent Ctrl-C (SIGINT) after `ms` milliseconds: what it wrote and
 /// how it ended.
 fn interrupted_after(args: &[&str], ms: u64) -> std::process::Output {

@@ -171,8 +171,11 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
             let est = estimate::estimate_with(&puzzle, &options, Some(&counter), Some(&CANCEL));
             let probe_secs = started.elapsed().as_secs_f64();
             drop(bar);
-            let est = match est {
-                Ok(e) => e,
+            // Ctrl-C after every stratum had its first probes: the estimate of those made so
+            // far is written, marked (the run still ends as interrupted).
+            let (est, interrupted) = match est {
+                Ok(e) => (e, false),
+                Err(EstimateError::Interrupted(e)) => (e, true),
                 Err(EstimateError::Cancelled) => return Ok(()),
                 Err(EstimateError::Invalid(c)) => {
                     failed = true;
@@ -190,7 +193,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     return Ok(());
                 }
             };
-            let trial = (args.calibrate > 0.0 && !est.exact)
+            let trial = (args.calibrate > 0.0 && !est.exact && !interrupted)
                 .then(|| trial(&puzzle, engine, threads, args.calibrate));
             let exact = trial.as_ref().and_then(|t| t.counted);
             let predicted = trial.as_ref().and_then(|t| t.predicted);
@@ -215,6 +218,9 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 m.insert("strata".into(), json!(est.strata));
                 m.insert("seed".into(), json!(options.seed));
                 m.insert("exact".into(), json!(est.exact));
+                if interrupted {
+                    m.insert("interrupted".into(), json!(true));
+                }
                 if let Some(n) = exact {
                     m.insert("counted".into(), json!(n));
                 }
@@ -233,10 +239,11 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     format!("{source}: exactly {}", plural(est.solutions, "solution"))
                 } else {
                     format!(
-                        "{source}: {} solutions ({}; {} probes), {} nodes",
+                        "{source}: {} solutions ({}; {} probes{}), {} nodes",
                         about(est.solutions),
                         ci(est.ci95),
                         est.samples,
+                        if interrupted { ", interrupted" } else { "" },
                         about(est.nodes)
                     )
                 };
