@@ -5,7 +5,10 @@ mod cli;
 use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+/// The first of Ctrl-C / SIGTERM / SIGHUP to arrive (0: none).
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
 fn main() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
@@ -31,9 +34,10 @@ fn main() -> ExitCode {
             };
         }
     };
-    // First Ctrl-C / SIGTERM / SIGHUP: stop searching, flush, report the partial result (exit
-    // 130). A second one: leave at once. A signal action, not a watcher thread: a thread would
-    // cost every short run its start-up, and the process's exit would wait for it.
+    // First Ctrl-C / SIGTERM / SIGHUP: stop searching, flush, report the partial result, then
+    // end by that signal (see `end`). A second one: end by it at once. A signal action, not a
+    // watcher thread: a thread would cost every short run its start-up, and the process's exit
+    // would wait for it.
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
     // Made now: the action must not be the first to touch (and allocate) it.
     std::sync::LazyLock::force(&cli::status::CANCEL);
@@ -42,13 +46,16 @@ fn main() -> ExitCode {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
-        // SAFETY: the action only swaps and stores atomic flags and calls `_exit`, all
-        // async-signal-safe (`CANCEL` is initialised above).
+        // SAFETY: the action only swaps and stores atomic flags, and ends the process by the
+        // signal's default action or `_exit`, all async-signal-safe (`CANCEL` is initialised
+        // above).
         let _ = unsafe {
-            signal_hook::low_level::register(signal, || {
+            signal_hook::low_level::register(signal, move || {
                 if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
                     signal_hook::low_level::exit(i32::from(cli::status::exit::INTERRUPTED));
                 }
+                let _ = SIGNALLED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
                 cli::status::CANCEL.cancel();
             })
         };
@@ -61,7 +68,7 @@ fn main() -> ExitCode {
             .stack_size(sudoku_enum::SEARCH_STACK)
             .spawn(move || cli::run(args));
         return match worker.map(std::thread::JoinHandle::join) {
-            Ok(Ok(code)) => ExitCode::from(code),
+            Ok(Ok(code)) => end(code),
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
             Err(e) => {
                 let _ = writeln!(
@@ -72,5 +79,19 @@ fn main() -> ExitCode {
             }
         };
     }
-    ExitCode::from(cli::run(args))
+    end(cli::run(args))
+}
+
+/// The run's exit code; but a run stopped by a signal (its partial results written and
+/// flushed) ends by that signal's default action, as a shell expects of a child it sent
+/// Ctrl-C: so that a script's loop stops too, rather than going on to its next command (bash
+/// goes on when a child exits with 130 of its own accord). Exit status 130, 143 or 129 to the
+/// shell; where the default action cannot be taken, 130.
+fn end(code: u8) -> ExitCode {
+    let signal = SIGNALLED.load(Ordering::SeqCst);
+    if code == cli::status::exit::INTERRUPTED && signal != 0 {
+        let _ = std::io::stdout().flush();
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+    }
+    ExitCode::from(code)
 }

@@ -44,6 +44,11 @@ impl Follow<'_> {
     }
 }
 
+/// The most parts a cut makes (about: a last expansion may add a few). Each is a search state
+/// in memory until the cut is done, and a line of the parts file: a million are some hundreds
+/// of megabytes, and more than a job queue takes.
+pub const MAX_PARTS: usize = 1_000_000;
+
 /// Probes made for each node's work estimate while splitting.
 const SPLIT_PROBES: u64 = 24;
 
@@ -63,7 +68,9 @@ pub fn split(
 }
 
 /// Cut `puzzle`'s search tree after `depth` branch decisions (or at solved leaves above that):
-/// every surviving node at that depth is a part, in search order.
+/// every surviving node at that depth is a part, in search order. Where a level would hold
+/// more than [`MAX_PARTS`] nodes, its nodes not yet expanded stay whole and the cut goes no
+/// deeper (the parts still make up the whole puzzle).
 pub fn split_depth(
     puzzle: &Puzzle,
     depth: usize,
@@ -225,13 +232,18 @@ fn depth_engine<E: Engine>(
     let mut done = Vec::new();
     let mut kids = Vec::new();
     for _ in 0..depth {
+        // Every node a leaf: going deeper changes nothing (and `--depth` may be huge).
+        let mut branched = false;
         let mut next = Vec::new();
+        let (total, mut taken) = (level.len(), 0);
         let mut nodes = level.into_iter();
         for (state, w) in nodes.by_ref() {
+            taken += 1;
             kids.clear();
             match state.expand(&mut kids) {
                 Expansion::Solved => next.push((state, w)),
                 Expansion::Branched { choices } => {
+                    branched = true;
                     let cw = w / choices as f64;
                     next.extend(kids.drain(..).map(|k| (k, cw)));
                 }
@@ -239,14 +251,16 @@ fn depth_engine<E: Engine>(
             if let Some(p) = follow.progress {
                 p.fetch_add(1, Relaxed);
             }
-            if follow.cancelled() {
+            if follow.cancelled() || next.len() + (total - taken) > MAX_PARTS {
                 break;
             }
         }
-        // Cancelled: the nodes not expanded stay whole, after the others (search order).
+        // Cancelled, or too many: the nodes not expanded stay whole, after the others (search
+        // order).
+        let stop = taken < total || follow.cancelled() || !branched;
         next.extend(nodes);
         level = next;
-        if follow.cancelled() {
+        if stop {
             break;
         }
     }

@@ -258,6 +258,54 @@ fn merge_adds_up_complete_results() {
     assert_eq!(v["complete"], true);
 }
 
+/// An empty parts file (a split that refused an invalid puzzle, or was interrupted) is no
+/// evidence of a count of 0: it said "total: 0 solutions", exit 0.
+#[test]
+fn merge_refuses_an_empty_parts_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let parts = write(dir.path(), "parts.txt", "");
+    let (code, out, err) = run(&["merge", "--parts", &parts], "");
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(out, "");
+    assert!(err.contains("no parts"), "{err}");
+}
+
+/// Counts whose sum is beyond 2^128 - 1 are refused: they were added with wraparound
+/// ("total: 0 solutions" for four parts of 2^127 each).
+#[test]
+fn merge_refuses_a_total_beyond_u128() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, results) = split_and_count(dir.path());
+    let huge: Vec<String> = results
+        .iter()
+        .map(|r| {
+            let v: serde_json::Value = serde_json::from_str(r).expect("json");
+            let n = &v["solutions"];
+            let huge = format!("\"solutions\":{}", 1u128 << 127);
+            let line = r.replace(&format!("\"solutions\":{n}"), &huge);
+            assert!(line.contains(&huge), "{r}");
+            line
+        })
+        .collect();
+    let (code, out, err) = run(&["merge", "--parts", &parts], &huge.join("\n"));
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(out, "");
+    assert!(err.contains("exceeds 2^128 - 1"), "{err}");
+}
+
+/// `split --depth` past the bottom of the tree stops there (it went on expanding solved
+/// leaves, for ever with a huge depth), and a level too wide for memory is not made: its
+/// nodes stay whole (the parts still add up to the puzzle).
+#[test]
+fn split_depth_stops_at_the_leaves() {
+    let (code, parts, err) = run(
+        &["split", "-q", "--depth", "18446744073709551615"],
+        "................\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(parts.lines().filter(|l| !l.starts_with('#')).count(), 288);
+}
+
 #[test]
 fn merge_refuses_a_missing_part() {
     let dir = tempfile::tempdir().expect("tempdir");

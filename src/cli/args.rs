@@ -2,9 +2,9 @@
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use sudoku_enum::estimate;
 use sudoku_enum::format::Layout;
 use sudoku_enum::parse::{Alphabet, Column, ParseOptions};
+use sudoku_enum::{estimate, partition};
 use sudoku_enum::{CountBy, EngineChoice, Shape};
 
 /// The overview after `sudoku-enum --help`: one line a subcommand.
@@ -27,7 +27,8 @@ Exit codes:
        counted with at least one solution (count), solutions written (dump)
   1    it does not: a puzzle is not unique, has no solution, is invalid, or timed out
   2    usage, input (parse) or I/O error
-  130  interrupted (Ctrl-C / SIGTERM); the partial result is printed first";
+  130  interrupted (Ctrl-C / SIGTERM): the partial result is printed first, then the process
+       ends by the signal (143 for SIGTERM), so a script's loop stops too";
 
 /// The exit codes of count, check, solve and dump.
 macro_rules! batch_exit_codes {
@@ -333,7 +334,7 @@ pub struct SplitArgs {
     pub files: Vec<PathBuf>,
     /// Cut each puzzle into about K parts of similar estimated work (at least K where the tree
     /// allows; the last cut may add a few).
-    #[arg(short = 'k', long, value_name = "K")]
+    #[arg(short = 'k', long, value_name = "K", value_parser = parse_parts)]
     pub parts: Option<usize>,
     /// Cut each puzzle after D branch decisions instead (every surviving node is a part).
     #[arg(long, value_name = "D")]
@@ -360,8 +361,9 @@ pub struct EstimateArgs {
     /// Puzzle files; standard input when none is given or for `-`.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Random probes per puzzle.
-    #[arg(short = 's', long, value_name = "S", default_value_t = estimate::DEFAULT_SAMPLES)]
+    /// Random probes per puzzle (at least two a stratum are made: with few, more).
+    #[arg(short = 's', long, value_name = "S", default_value_t = estimate::DEFAULT_SAMPLES,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub samples: u64,
     /// Seed of the random probes (the same seed gives the same estimate).
     #[arg(long, default_value_t = 0)]
@@ -419,6 +421,16 @@ fn parse_strata(s: &str) -> Result<usize, String> {
         _ => Err(format!(
             "{s:?} is not a number of strata from 1 to {}",
             estimate::MAX_STRATA
+        )),
+    }
+}
+
+fn parse_parts(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(v) if (1..=partition::MAX_PARTS).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a number of parts from 1 to {}",
+            partition::MAX_PARTS
         )),
     }
 }

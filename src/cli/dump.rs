@@ -460,6 +460,13 @@ fn open_destination(
         .ok_or_else(|| Fatal::Message(format!("{}: not a file name", path.display())))?;
     name.push(".partial");
     let partial = path.with_file_name(name);
+    // An earlier interrupted dump (or any file of that name) is not wiped without --force.
+    if !force && fs::symlink_metadata(&partial).is_ok() {
+        return Err(Fatal::Message(format!(
+            "{}: already exists (an earlier dump's partial output?); pass --force to overwrite it",
+            partial.display()
+        )));
+    }
     let file = OpenOptions::new()
         .write(true)
         .create(true)

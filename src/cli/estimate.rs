@@ -197,6 +197,8 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 .then(|| trial(&puzzle, engine, threads, args.calibrate));
             let exact = trial.as_ref().and_then(|t| t.counted);
             let predicted = trial.as_ref().and_then(|t| t.predicted);
+            // A trial cut short by Ctrl-C: its prediction is of a shorter trial, and says so.
+            let cut_trial = trial.is_some() && exact.is_none() && CANCEL.is_cancelled();
             if args.json {
                 let mut m = Map::new();
                 m.insert("source".into(), json!(source));
@@ -218,7 +220,7 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                 m.insert("strata".into(), json!(est.strata));
                 m.insert("seed".into(), json!(options.seed));
                 m.insert("exact".into(), json!(est.exact));
-                if interrupted {
+                if interrupted || cut_trial {
                     m.insert("interrupted".into(), json!(true));
                 }
                 if let Some(n) = exact {
@@ -257,10 +259,12 @@ pub fn run(args: EstimateArgs) -> Result<u8, Fatal> {
                     }
                     (Some(t), None) => {
                         line += &format!(
-                            "; predicted count time {} with {} (a {} trial count did {} of the tree)",
+                            "; predicted count time {} with {} (a {} trial count{} did {} of the \
+                             tree)",
                             predicted.map_or("unknown".to_string(), human_secs),
                             plural(threads, "thread"),
                             human_secs(t.secs),
+                            if cut_trial { ", interrupted," } else { "" },
                             share(t.done)
                         );
                     }

@@ -69,6 +69,14 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
         }
     }
     drop(bar);
+    if parts.is_empty() {
+        // An empty parts file (split interrupted, or refusing an invalid puzzle) is no
+        // evidence of a count of 0.
+        problems.push(format!(
+            "{}: no parts (is it the output of a split that finished?)",
+            args.parts.display()
+        ));
+    }
     for p in &parts {
         if p.result.is_none() && !p.incomplete {
             problems.push(format!(
@@ -96,18 +104,31 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
         ));
         return Ok(exit::ERROR);
     }
-    let per: Vec<(u128, usize)> = originals
+    let per: Vec<(Option<u128>, usize)> = originals
         .iter()
         .map(|o| {
             let sum = o
                 .parts
                 .iter()
                 .map(|&p| parts[p].result.as_ref().map_or(0, |r| r.0))
-                .sum();
+                .try_fold(0u128, u128::checked_add);
             (sum, o.parts.len())
         })
         .collect();
-    let total: u128 = per.iter().map(|p| p.0).sum();
+    let total = per
+        .iter()
+        .try_fold(0u128, |t, p| p.0.and_then(|s| t.checked_add(s)));
+    let (Some(total), Some(per)) = (
+        total,
+        per.into_iter()
+            .map(|(s, k)| s.map(|s| (s, k)))
+            .collect::<Option<Vec<(u128, usize)>>>(),
+    ) else {
+        note(format_args!(
+            "sudoku-enum: merge: refusing to add up: the total exceeds 2^128 - 1"
+        ));
+        return Ok(exit::ERROR);
+    };
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {

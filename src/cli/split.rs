@@ -71,7 +71,16 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
                 return Ok(());
             }
             match cut {
-                Ok(cut) => parts::write(&mut out, &id, &source, &puzzle, &cut)?,
+                Ok(cut) => {
+                    if let (Some(d), true) = (args.depth, cut.len() >= partition::MAX_PARTS) {
+                        note(format_args!(
+                            "sudoku-enum: {source}: {} parts, the most split makes: the cut \
+                             stops short of depth {d} (the parts still make up the puzzle)",
+                            cut.len()
+                        ));
+                    }
+                    parts::write(&mut out, &id, &source, &puzzle, &cut)?
+                }
                 Err(c) => {
                     note(format_args!(
                         "sudoku-enum: {source}: invalid: {c}; no parts"
