@@ -68,9 +68,9 @@ pub fn split(
 }
 
 /// Cut `puzzle`'s search tree after `depth` branch decisions (or at solved leaves above that):
-/// every surviving node at that depth is a part, in search order. Where a level would hold
-/// more than [`MAX_PARTS`] nodes, its nodes not yet expanded stay whole and the cut goes no
-/// deeper (the parts still make up the whole puzzle).
+/// every surviving node at that depth is a part, in search order. At most [`MAX_PARTS`]: where
+/// a node's children would take a level past it, that node and those not yet expanded stay
+/// whole and the cut goes no deeper (the parts still make up the whole puzzle).
 pub fn split_depth(
     puzzle: &Puzzle,
     depth: usize,
@@ -235,13 +235,21 @@ fn depth_engine<E: Engine>(
         // Every node a leaf: going deeper changes nothing (and `--depth` may be huge).
         let mut branched = false;
         let mut next = Vec::new();
-        let (total, mut taken) = (level.len(), 0);
+        let (total, mut taken, mut capped) = (level.len(), 0, false);
         let mut nodes = level.into_iter();
         for (state, w) in nodes.by_ref() {
             taken += 1;
             kids.clear();
             match state.expand(&mut kids) {
                 Expansion::Solved => next.push((state, w)),
+                // Its children would take the level past the bound: it stays whole.
+                Expansion::Branched { .. }
+                    if next.len() + kids.len() + (total - taken) > MAX_PARTS =>
+                {
+                    next.push((state, w));
+                    capped = true;
+                    break;
+                }
                 Expansion::Branched { choices } => {
                     branched = true;
                     let cw = w / choices as f64;
@@ -251,13 +259,13 @@ fn depth_engine<E: Engine>(
             if let Some(p) = follow.progress {
                 p.fetch_add(1, Relaxed);
             }
-            if follow.cancelled() || next.len() + (total - taken) > MAX_PARTS {
+            if follow.cancelled() {
                 break;
             }
         }
         // Cancelled, or too many: the nodes not expanded stay whole, after the others (search
         // order).
-        let stop = taken < total || follow.cancelled() || !branched;
+        let stop = capped || follow.cancelled() || !branched;
         next.extend(nodes);
         level = next;
         if stop {

@@ -72,11 +72,16 @@ pub fn run(args: SplitArgs) -> Result<u8, Fatal> {
             }
             match cut {
                 Ok(cut) => {
-                    if let (Some(d), true) = (args.depth, cut.len() >= partition::MAX_PARTS) {
+                    // A cut stopped by the bound has more than `MAX_PARTS - N` parts (a node
+                    // has at most N children).
+                    let near = partition::MAX_PARTS - puzzle.shape().side();
+                    if let (Some(d), true) = (args.depth, cut.len() > near) {
                         note(format_args!(
-                            "sudoku-enum: {source}: {} parts, the most split makes: the cut \
-                             stops short of depth {d} (the parts still make up the puzzle)",
-                            cut.len()
+                            "sudoku-enum: {source}: {} parts, near the most split makes ({}): \
+                             the cut may stop short of depth {d} (the parts still make up the \
+                             puzzle)",
+                            cut.len(),
+                            partition::MAX_PARTS
                         ));
                     }
                     parts::write(&mut out, &id, &source, &puzzle, &cut)?
