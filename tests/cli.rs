@@ -469,26 +469,13 @@ fn broken_pipe_is_quiet() {
     bash_prints(&script, "0");
 }
 
-/// `/dev/full` (every write fails with ENOSPC) is Linux's; the test is compiled there only.
+/// `/dev/full` (every write fails with ENOSPC) is Linux's; the tests are compiled there only.
 #[test]
 #[cfg(target_os = "linux")]
 fn full_disk_is_reported() {
     // The same message from every subcommand (`check` said "cannot write output").
     for job in ["dump", "check", "solve", "candidates"] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-            .args([job, "-q"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open("/dev/full")
-                    .unwrap(),
-            )
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = into_dev_full(&[job, "-q"]);
         assert_eq!(out.status.code(), Some(2), "{job}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -503,8 +490,18 @@ fn full_disk_is_reported() {
 #[test]
 #[cfg(target_os = "linux")]
 fn a_failed_dump_prints_no_count() {
+    let out = into_dev_full(&["dump", "-n", "5", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("No space left"), "{err}");
+    assert!(!err.contains("solutions"), "{err}");
+}
+
+/// The tool run with `args` on the empty 4×4, its stdout `/dev/full`.
+#[cfg(target_os = "linux")]
+fn into_dev_full(args: &[&str]) -> std::process::Output {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-        .args(["dump", "-n", "5", "-"])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(
             std::fs::OpenOptions::new()
@@ -516,11 +513,7 @@ fn a_failed_dump_prints_no_count() {
         .spawn()
         .unwrap();
     writeln!(child.stdin.take().unwrap(), "{}", ".".repeat(16)).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("No space left"), "{err}");
-    assert!(!err.contains("solutions"), "{err}");
+    child.wait_with_output().unwrap()
 }
 
 /// Messages on a stderr that fails (`2>&1 | head`, `2>/dev/full`) are let go, as ripgrep lets
