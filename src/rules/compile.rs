@@ -56,6 +56,13 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         priority: Vec::new(),
         propagators: None,
     };
+    // The houses of each cell.
+    let mut houses_of = vec![Vec::new(); shape.cells()];
+    for (h, house) in out.houses.iter().enumerate() {
+        for &c in house {
+            houses_of[usize::from(c)].push(h);
+        }
+    }
     let mut props = Propagators::default();
     let mut pair_rules = pairs::Builder::new(n, rules.first_value());
     for rule in &rules.rules {
@@ -111,7 +118,7 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
             Rule::Renban(cells) if !cells.is_empty() => {
                 props
                     .renbans
-                    .push(lines::Renban::new(n, cells, &out.houses))
+                    .push(lines::Renban::new(n, cells, &out.houses, &houses_of))
             }
             Rule::Between(cells) if cells.len() > 2 => {
                 out.different
@@ -132,24 +139,27 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
         .into_iter()
         .chain(leftovers::innies_outies(shape, rules));
     props.sums.extend(derived.map(sums::Sum::redundant));
-    // Which cells must differ: a house or a different pair holds both.
-    let mut houses_of = vec![Vec::new(); shape.cells()];
-    for (h, house) in out.houses.iter().enumerate() {
-        for &c in house {
-            houses_of[usize::from(c)].push(h);
+    // Which cells must differ: a house or a different pair holds both. As bits where the
+    // board has at most `Exclusions::MAX_CELLS` cells (the law of leftovers asks it of
+    // every two cells of each sum it makes: a fifth of a small killer's check was here).
+    let exclusions = required::Exclusions::new(shape.cells(), &out.houses, &out.different);
+    let pairs: BTreeSet<(u16, u16)> = if exclusions.is_some() {
+        BTreeSet::new()
+    } else {
+        out.different
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect()
+    };
+    let differ = |a: u16, b: u16| match &exclusions {
+        Some(ex) => ex.differ(usize::from(a), usize::from(b)),
+        None => {
+            a != b
+                && (houses_of[usize::from(a)]
+                    .iter()
+                    .any(|h| houses_of[usize::from(b)].contains(h))
+                    || pairs.contains(&(a.min(b), a.max(b))))
         }
-    }
-    let pairs: BTreeSet<(u16, u16)> = out
-        .different
-        .iter()
-        .map(|&(a, b)| (a.min(b), a.max(b)))
-        .collect();
-    let differ = |a: u16, b: u16| {
-        a != b
-            && (houses_of[usize::from(a)]
-                .iter()
-                .any(|h| houses_of[usize::from(b)].contains(h))
-                || pairs.contains(&(a.min(b), a.max(b))))
     };
     let combined = leftovers::combined(n, rules, &differ);
     props
@@ -172,13 +182,13 @@ pub(crate) fn compile(shape: Shape, rules: &Rules) -> Compiled {
     );
     for sum in &mut props.sums {
         sum.group(n, differ);
-        sum.link_houses(&out.houses);
+        sum.link_houses(&out.houses, &houses_of);
     }
     // Locked candidates between every two houses that share cells. With the rules' houses
     // (diagonals, windows, regions) they pay on their own: the hard 16×16 Sudoku X of ISS's
     // collection went from 372,000 nodes to 34,000 with them and the conflict scores.
     props.intersections = houses::Intersection::all(&out.houses);
-    props.exclusions = required::Exclusions::new(shape.cells(), &out.houses, &out.different);
+    props.exclusions = exclusions;
     if !props.is_empty() {
         out.priority = vec![0; shape.cells()];
         // Priorities as the Interactive Sudoku Solver weighs its constraints: a house or rule

@@ -17,10 +17,15 @@ pub(super) struct Renban {
 }
 
 impl Renban {
-    pub(super) fn new(n: usize, cells: &[usize], houses: &[Vec<u16>]) -> Renban {
+    pub(super) fn new(
+        n: usize,
+        cells: &[usize],
+        houses: &[Vec<u16>],
+        houses_of: &[Vec<usize>],
+    ) -> Renban {
         let k = cells.len() as i64;
         let cells: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-        let links = required::links(&cells, houses);
+        let links = required::links(&cells, houses, houses_of);
         Renban {
             cells,
             windows: (1..=n as i64 - k + 1)

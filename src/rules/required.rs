@@ -17,25 +17,28 @@ pub(super) struct Link {
     others: Vec<u16>,
 }
 
-/// The houses that hold two or more of `cells` (at most 64), as links.
-pub(super) fn links(cells: &[u16], houses: &[Vec<u16>]) -> Vec<Link> {
-    let mut out = Vec::new();
-    for house in houses {
-        let members = cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| house.contains(c))
-            .fold(0u64, |m, (i, _)| m | 1 << i);
-        if members.count_ones() >= 2 {
-            let others = house
+/// The houses that hold two or more of `cells` (at most 64), as links, in the order of
+/// `houses`; `houses_of[cell]`: the houses that hold `cell`.
+pub(super) fn links(cells: &[u16], houses: &[Vec<u16>], houses_of: &[Vec<usize>]) -> Vec<Link> {
+    // Each house's cells among `cells` (bits by position).
+    let mut held = vec![0u64; houses.len()];
+    for (i, &c) in cells.iter().enumerate() {
+        for &h in &houses_of[usize::from(c)] {
+            held[h] |= 1 << i;
+        }
+    }
+    held.iter()
+        .enumerate()
+        .filter(|(_, members)| members.count_ones() >= 2)
+        .map(|(h, &members)| Link {
+            members,
+            others: houses[h]
                 .iter()
                 .copied()
                 .filter(|c| !cells.contains(c))
-                .collect();
-            out.push(Link { members, others });
-        }
-    }
-    out
+                .collect(),
+        })
+        .collect()
 }
 
 /// Each cell's peers as bits (every cell that must hold another digit: a house or a
@@ -86,6 +89,13 @@ impl Exclusions {
             add(a, b);
         }
         Some(Exclusions { words, bits })
+    }
+
+    /// Whether cells `a` and `b` must hold different digits (a house or a different pair
+    /// holds both; never a cell and itself).
+    #[inline]
+    pub(super) fn differ(&self, a: usize, b: usize) -> bool {
+        self.of(a)[b / 64] >> (b % 64) & 1 == 1
     }
 
     /// The peers of `cell`.
