@@ -36,7 +36,7 @@ pub struct Candidates {
     /// `counts[cell * N + d - 1]`: solutions seen with `d` in `cell`, at most `cap`.
     counts: Vec<u64>,
     /// Why the work stopped before every candidate was decided (timeout, Ctrl-C); the counts
-    /// are then lower bounds.
+    /// are then lower bounds, and a digit not seen in a cell may yet be one of its candidates.
     pub stopped: Option<StopReason>,
     /// Clashing givens: the puzzle is invalid and was not searched.
     pub conflict: Option<Conflict>,

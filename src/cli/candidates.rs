@@ -173,9 +173,13 @@ fn verdict(c: &Candidates) -> &'static str {
 
 fn stop_note(c: &Candidates) -> &'static str {
     match c.stopped {
-        Some(StopReason::TimedOut) => " (timed out: counts are lower bounds)",
-        Some(StopReason::Cancelled) => " (interrupted: counts are lower bounds)",
-        Some(_) => " (stopped: counts are lower bounds)",
+        Some(StopReason::TimedOut) => {
+            " (timed out: counts are lower bounds, and a '.' may yet be a candidate)"
+        }
+        Some(StopReason::Cancelled) => {
+            " (interrupted: counts are lower bounds, and a '.' may yet be a candidate)"
+        }
+        Some(_) => " (stopped: counts are lower bounds, and a '.' may yet be a candidate)",
         None => "",
     }
 }
