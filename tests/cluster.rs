@@ -258,6 +258,25 @@ fn merge_adds_up_complete_results() {
     assert_eq!(v["complete"], true);
 }
 
+/// Files saved by Windows tools with a UTF-8 byte-order mark (PowerShell 5's `Set-Content
+/// -Encoding utf8`, Notepad) are read: the mark was read as part of the first line, which was
+/// then "not a part line" or "not a JSON result line".
+#[test]
+fn merge_reads_files_that_start_with_a_byte_order_mark() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (parts, results) = split_and_count(dir.path());
+    let text = std::fs::read_to_string(&parts).expect("parts");
+    let marked = write(dir.path(), "marked.txt", &format!("\u{feff}{text}"));
+    let results = write(
+        dir.path(),
+        "results.jsonl",
+        &format!("\u{feff}{}\n", results.join("\n")),
+    );
+    let (code, out, err) = run(&["merge", "--parts", &marked, &results], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("total: 39168 solutions ("), "{out}");
+}
+
 /// An empty parts file (a split that refused an invalid puzzle, or was interrupted) is no
 /// evidence of a count of 0: it said "total: 0 solutions", exit 0.
 #[test]

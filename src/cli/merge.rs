@@ -53,7 +53,7 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
         for (n, line) in input.split(b'\n').enumerate() {
             let at = format!("{name}:{}", n + 1);
             let line = match line {
-                Ok(l) => String::from_utf8_lossy(&l).into_owned(),
+                Ok(l) => parts::line_text(n, &l).into_owned(),
                 Err(e) => {
                     problems.push(format!("{name}: read error: {e}"));
                     break;

@@ -85,6 +85,16 @@ fn tags(rest: &[&str]) -> HashMap<String, String> {
         .collect()
 }
 
+/// Line `n` (from 0) of a parts or results file as text, without the UTF-8 byte-order mark
+/// that Windows tools write at a file's start (PowerShell 5's `Set-Content -Encoding utf8`).
+pub fn line_text(n: usize, line: &[u8]) -> std::borrow::Cow<'_, str> {
+    let line = match line.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) if n == 0 => rest,
+        _ => line,
+    };
+    String::from_utf8_lossy(line)
+}
+
 /// Read the parts file: the parts (in file order) and the originals (in order of appearance).
 pub fn read(path: &Path) -> Result<(Vec<PartLine>, Vec<Original>), String> {
     let name = display_name(path);
@@ -105,7 +115,7 @@ pub fn read(path: &Path) -> Result<(Vec<PartLine>, Vec<Original>), String> {
     };
     for (n, line) in input.split(b'\n').enumerate() {
         let line = line.map_err(|e| format!("{name}: read error: {e}"))?;
-        let line = String::from_utf8_lossy(&line);
+        let line = line_text(n, &line);
         let at = format!("{name}:{}", n + 1);
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first() {
