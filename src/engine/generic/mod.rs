@@ -53,9 +53,10 @@ impl Generic {
     }
 }
 
-impl Engine for Generic {
-    fn new(puzzle: &Puzzle) -> Option<Generic> {
-        let t = Tables::for_puzzle(puzzle);
+impl Generic {
+    /// The root of `puzzle` with tables `t` (its shape's, or its rules'), propagated; `None`
+    /// where that leaves no solution.
+    fn with_tables(puzzle: &Puzzle, t: Arc<Tables>) -> Option<Generic> {
         let mut st = State::empty(&t);
         let mut work = t.work();
         let queue = &mut work.queue;
@@ -79,6 +80,12 @@ impl Engine for Generic {
         }
         st.propagate(&t, &mut work).ok()?;
         Some(Generic { t, st })
+    }
+}
+
+impl Engine for Generic {
+    fn new(puzzle: &Puzzle) -> Option<Generic> {
+        Generic::with_tables(puzzle, Tables::for_puzzle(puzzle))
     }
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
@@ -194,12 +201,12 @@ impl Generic {
 /// one useful run in `ratio` (see `rules::Yields`); `None` where its tables have no rules.
 #[cfg(test)]
 pub(crate) fn count_retiring(p: &Puzzle, after: u32, ratio: u32) -> Option<u128> {
-    let Some(mut e) = Generic::new(p) else {
+    // Tables of its own (those `Tables::for_puzzle` keeps are shared).
+    let shape = p.shape();
+    let mut t = Tables::build(shape, Some(crate::rules::compile(shape, p.rules()?)));
+    t.props.as_mut()?.set_retirement(after, ratio);
+    let Some(e) = Generic::with_tables(p, Arc::new(t)) else {
         return Some(0);
     };
-    Arc::get_mut(&mut e.t)?
-        .props
-        .as_mut()?
-        .set_retirement(after, ratio);
     Some(super::count_below(&e, None))
 }
