@@ -332,7 +332,6 @@ mod tests {
         // One more after it: the least recent (cell 1) goes, the first stays.
         get(RULES_KEPT);
         assert!(Arc::ptr_eq(&first, &get(0)));
-        drop(get);
         assert_eq!(builds, RULES_KEPT + 1);
         let mut builds_again = 0;
         let again = kept.get(shape, &rules(1), || {
