@@ -125,6 +125,9 @@ pub(super) fn innies_outies(shape: Shape, rules: &Rules) -> Vec<sums::Sum> {
     let total = (n * (n + 1) / 2) as i64;
     // A disjoint choice of the cages with sums and the little killers.
     let all = known_sums(rules);
+    if all.is_empty() {
+        return Vec::new();
+    }
     let flags: Vec<Vec<bool>> = all
         .iter()
         .map(|(c, _)| member(shape.cells(), c.iter().copied()))
@@ -338,6 +341,9 @@ fn crossings(shape: Shape, rules: &Rules, houses: &[Vec<u16>]) -> Vec<(Vec<usize
     let (n, cells_n) = (shape.side(), shape.cells());
     let total = (n * (n + 1) / 2) as i64;
     let sums = known_sums(rules);
+    if sums.is_empty() {
+        return Vec::new();
+    }
     let sum_cells: Vec<Vec<bool>> = sums
         .iter()
         .map(|(c, _)| member(cells_n, c.iter().copied()))
