@@ -35,6 +35,35 @@ fn every_mode_reads_constraint_strings() {
     );
 }
 
+/// Puzzles with the same rules share their set-up, not what one's search learned: the same
+/// puzzle twice in a file is searched the same way twice (the second had gone on from the
+/// first's conflict scores: another first solution, another order, other guesses).
+#[test]
+fn the_same_puzzle_twice_is_searched_the_same_way() {
+    // The first puzzle of `puzzles/variants/candidates_bench.txt`: 186 solutions.
+    let p =
+        ".AntiConsecutive.X~R7C8~R7C9.X~R4C2~R4C3.X~R5C2~R6C2.X~R5C6~R6C6.X~R5C7~R4C7.X~R8C9~R9C9";
+    let twice = format!("{p}\n{p}\n");
+    let (_, out, _) = run(&["solve", "-q", "-j1"], &twice);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], lines[1]);
+    let (_, out, _) = run(&["check", "-q", "-j1", "--json"], &twice);
+    let guesses: Vec<&str> = out
+        .lines()
+        .map(|l| {
+            l.split("\"guesses\":")
+                .nth(1)
+                .unwrap_or("")
+                .split(',')
+                .next()
+                .unwrap_or("")
+        })
+        .collect();
+    assert_eq!(guesses.len(), 2, "{out}");
+    assert!(!guesses[0].is_empty() && guesses[0] == guesses[1], "{out}");
+}
+
 #[test]
 fn candidates_of_a_variant() {
     let (code, out, _) = run(&["candidates", "-q", "--json"], AKAK);

@@ -1301,10 +1301,6 @@ pub(super) mod tests {
         assert!(pruned > 100 && dead > 100, "{pruned} {dead}");
     }
 
-    /// Cages never lose a digit some assignment of different digits with the sum uses (random
-    /// candidates, a third of the cells with one), and they prune beyond the union of the
-    /// digit sets every cell meets (the counted runs; the next test shows the naked singles'
-    /// part of that).
     #[test]
     fn digit_sets_are_every_set_of_the_size_and_sum() {
         for n in 1..=12u32 {
@@ -1339,6 +1335,10 @@ pub(super) mod tests {
         assert!(digit_sets(9, 3, u32::MAX).is_empty());
     }
 
+    /// Cages never lose a digit some assignment of different digits with the sum uses (random
+    /// candidates, a third of the cells with one), and they prune beyond the union of the
+    /// digit sets every cell meets (the counted runs; the next test shows the naked singles'
+    /// part of that).
     #[test]
     fn cages_keep_every_supported_digit() {
         let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);

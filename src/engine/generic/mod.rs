@@ -28,12 +28,16 @@ use search::{search_level, search_scored, Hot, Scratch};
 use state::State;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use tables::Scores;
 
 /// A propagated state of the generic engine.
 #[derive(Debug, Clone)]
 pub struct Generic {
     t: Arc<Tables>,
     st: State,
+    /// The conflict scores of this puzzle's searches, shared with the states made from its
+    /// root (see `tables::Scores`).
+    scores: Arc<Scores>,
 }
 
 impl Generic {
@@ -79,7 +83,11 @@ impl Generic {
             }
         }
         st.propagate(&t, &mut work).ok()?;
-        Some(Generic { t, st })
+        Some(Generic {
+            t,
+            st,
+            scores: Arc::default(),
+        })
     }
 }
 
@@ -89,7 +97,7 @@ impl Engine for Generic {
     }
 
     fn search<S: Sink>(&self, ctx: &mut Ctx<'_, S>, weight: f64) -> ControlFlow<()> {
-        let mut scratch = Scratch::new(&self.t, &self.st);
+        let mut scratch = Scratch::new(&self.t, &self.st, &self.scores);
         if !scratch.scores.is_empty() {
             // Rules (never counted by bands).
             debug_assert!(ctx.bands.is_none());
@@ -107,7 +115,7 @@ impl Engine for Generic {
         if !self.resumes() {
             return (self.search(ctx, weight), None);
         }
-        let scratch = Scratch::new(&self.t, &self.st);
+        let scratch = Scratch::new(&self.t, &self.st, &self.scores);
         let (flow, rest) = self.search_rules(scratch, ctx, weight, true);
         (flow, Some(rest))
     }
@@ -122,7 +130,7 @@ impl Engine for Generic {
             return Expansion::Solved;
         }
         // Where conflict scores choose, the split follows what the searches so far learned.
-        let cell = match self.t.learned() {
+        let cell = match self.scores.get(&self.t) {
             Some(l) => self.st.branch_cell_scored(&l.scores, Hot::of(&l.digits)),
             None => self.st.branch_cell(),
         };
@@ -151,7 +159,7 @@ impl Engine for Generic {
 
 impl Generic {
     /// The search where the rules' conflict scores choose, from `scratch` made for this state:
-    /// its scores go on to the next search of the puzzle (see `Tables::learned`), and where
+    /// its scores go on to the next search of the puzzle (see `tables::Scores`), and where
     /// `keep`, what it left when it stopped (see `Engine::search_resumable`).
     fn search_rules<S: Sink>(
         &self,
@@ -164,13 +172,14 @@ impl Generic {
             scratch.rest = Some(Vec::new());
         }
         let flow = search_scored(&self.t, &mut scratch, 0, ctx, weight);
-        scratch.learn(&self.t);
+        scratch.learn(&self.scores);
         let rest = scratch.rest.take().unwrap_or_default();
         let rest = rest
             .into_iter()
             .map(|(st, w)| {
                 let t = Arc::clone(&self.t);
-                (Generic { t, st }, w)
+                let scores = Arc::clone(&self.scores);
+                (Generic { t, st, scores }, w)
             })
             .collect();
         (flow, rest)
@@ -190,6 +199,7 @@ impl Generic {
                 out.push(Generic {
                     t: Arc::clone(&self.t),
                     st: child,
+                    scores: Arc::clone(&self.scores),
                 });
             }
         }

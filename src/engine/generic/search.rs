@@ -2,7 +2,7 @@
 //! branches with them) and their per-search scratch.
 
 use super::state::{Blame, Dead, State, Work};
-use super::tables::{Learned, Tables};
+use super::tables::{Learned, Scores, Tables};
 use crate::sink::Sink;
 use crate::solver::ctx::Ctx;
 use std::ops::ControlFlow;
@@ -69,8 +69,8 @@ pub(super) const HOT_SHARE: u64 = 5;
 const DECAY: u32 = 1 << 14;
 
 impl Scratch {
-    pub(super) fn new(t: &Tables, root: &State) -> Scratch {
-        let learned = t.learned();
+    pub(super) fn new(t: &Tables, root: &State, kept: &Scores) -> Scratch {
+        let learned = kept.get(t);
         let hot = learned
             .as_ref()
             .map_or_else(Hot::default, |l| Hot::of(&l.digits));
@@ -121,13 +121,12 @@ impl Scratch {
         true
     }
 
-    /// Keep this search's conflict scores for the next search of the same tables.
-    pub(super) fn learn(&self, t: &Tables) {
+    /// Keep this search's conflict scores for the next search of the same puzzle.
+    pub(super) fn learn(&self, kept: &Scores) {
         if self.scores.is_empty() {
             return;
         }
-        let mut slot = t.learned.lock().unwrap_or_else(|e| e.into_inner());
-        *slot = Some(Learned {
+        kept.set(Learned {
             scores: self.scores.clone(),
             digits: self.digits.clone(),
             countdown: self.countdown,

@@ -63,11 +63,6 @@ pub struct Tables {
     /// their eight orientations: 11% fewer guesses, 4% less time; little killers without
     /// cages lost 11% of their time with it, so they go without).
     pub(super) last_blame: bool,
-    /// Where there are propagators: the conflict scores the last search of these tables
-    /// ended with. A search starts from them, so that the pieces of a split search (and a
-    /// worker's next piece) go on from what the searches before them learned instead of
-    /// learning it again from the priorities.
-    pub(super) learned: Mutex<Option<Learned>>,
 }
 
 /// The most rules whose tables [`Tables::for_puzzle`] keeps (the last asked for).
@@ -110,12 +105,37 @@ impl Kept {
     }
 }
 
-/// Conflict scores kept between searches of one puzzle (see `Tables::learned`).
+/// Conflict scores kept between searches of one puzzle (see [`Scores`]).
 #[derive(Debug, Clone)]
 pub(super) struct Learned {
     pub(super) scores: Vec<u32>,
     pub(super) digits: Vec<u32>,
     pub(super) countdown: u32,
+}
+
+/// Where there are propagators: the conflict scores the last search of one puzzle ended with,
+/// shared by the states made from its root (`Generic`). A search starts from them, so that the
+/// pieces of a split search (and a worker's next piece) go on from what the searches before
+/// them learned instead of learning it again from the priorities. Each puzzle has its own:
+/// the tables are shared between puzzles with the same rules (see `Tables::for_puzzle`), and
+/// scores carried from one puzzle to the next made its first solution, its order of solutions
+/// and a seeded estimate depend on the puzzles before it.
+#[derive(Debug, Default)]
+pub(super) struct Scores(Mutex<Option<Learned>>);
+
+impl Scores {
+    /// The scores kept, if any (none where the tables have no priorities).
+    pub(super) fn get(&self, t: &Tables) -> Option<Learned> {
+        if t.priority.is_empty() {
+            return None;
+        }
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Keep `learned` for the next search.
+    pub(super) fn set(&self, learned: Learned) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(learned);
+    }
 }
 
 impl Tables {
@@ -218,7 +238,6 @@ impl Tables {
             initial,
             props,
             priority,
-            learned: Mutex::new(None),
         }
     }
 
@@ -245,10 +264,9 @@ impl Tables {
 
     /// The tables of `rules` on a board of `shape`: built, or those of the last
     /// [`RULES_KEPT`] rules asked for. The searches of one puzzle with a given more or fewer
-    /// (`candidates`' questions, `check --minimal`, the parts of a split) share one set-up,
-    /// and its conflict scores: each search goes on from what the last one learned (see
-    /// `Tables::learned`). A 16×16 puzzle with sandwich sums had its set-up made 155 times
-    /// for its true candidates (614 of 794 ms).
+    /// (`candidates`' questions, `check --minimal`, the parts of a split) share one set-up
+    /// (but not their conflict scores: see [`Scores`]). A 16×16 puzzle with sandwich sums had
+    /// its set-up made 155 times for its true candidates (614 of 794 ms).
     fn for_rules(shape: Shape, rules: &Rules) -> Arc<Tables> {
         static KEPT: Kept = Kept::new();
         KEPT.get(shape, rules, || {
@@ -269,17 +287,6 @@ impl Tables {
             all: true,
             cleared: super::state::Cleared::new(),
         }
-    }
-
-    /// The conflict scores the last search of these tables ended with, if any.
-    pub(super) fn learned(&self) -> Option<Learned> {
-        if self.priority.is_empty() {
-            return None;
-        }
-        self.learned
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
     }
 
     #[inline(always)]
