@@ -149,3 +149,18 @@ fn json_reports_an_unreadable_record_in_place() {
     assert_eq!(lines[2]["source"], "<stdin>:3");
     assert!(err.contains("<stdin>:2:3:"), "{err}");
 }
+
+/// Stopped before any solution was found, the header says so (no grid follows, so there is
+/// no '.' to speak of): ISS's "Zero solution: Renban", which has none, cut at 0.1 s.
+#[test]
+fn a_timeout_before_any_solution_says_so() {
+    let renbans = ".Renban~R7C2~R8C1~R9C2~R8C3.Renban~R7C5~R8C6~R9C5~R8C4.Renban~R8C7~R9C8~R8C9~R7C8\
+                   .Renban~R6C8~R5C9~R4C8~R5C7.Renban~R3C2~R2C1~R1C2~R2C3.Renban~R3C5~R2C4~R1C5~R2C6\
+                   .Renban~R2C7~R1C8~R2C9~R3C8.Renban~R5C4~R4C5~R5C6~R6C5.Renban~R4C2~R5C1~R6C2~R5C3.";
+    let (code, out, _) = run(&["candidates", "-q", "-j1", "--timeout", "0.1"], renbans);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out,
+        "# <stdin>:1: unknown (timed out before a solution was found)\n"
+    );
+}

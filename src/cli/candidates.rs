@@ -171,16 +171,19 @@ fn verdict(c: &Candidates) -> &'static str {
     }
 }
 
-fn stop_note(c: &Candidates) -> &'static str {
-    match c.stopped {
-        Some(StopReason::TimedOut) => {
-            " (timed out: counts are lower bounds, and a '.' may yet be a candidate)"
-        }
-        Some(StopReason::Cancelled) => {
-            " (interrupted: counts are lower bounds, and a '.' may yet be a candidate)"
-        }
-        Some(_) => " (stopped: counts are lower bounds, and a '.' may yet be a candidate)",
-        None => "",
+/// Why the work stopped short, for the header line: the grids below it (where a solution was
+/// found) show what was seen so far.
+fn stop_note(c: &Candidates) -> String {
+    let why = match c.stopped {
+        Some(StopReason::TimedOut) => "timed out",
+        Some(StopReason::Cancelled) => "interrupted",
+        Some(_) => "stopped",
+        None => return String::new(),
+    };
+    if c.solvable() {
+        format!(" ({why}: counts are lower bounds, and a '.' may yet be a candidate)")
+    } else {
+        format!(" ({why} before a solution was found)")
     }
 }
 
