@@ -355,13 +355,6 @@ mod tests {
     use super::*;
     use crate::rules::sums::tests::Grid;
 
-    /// The filter over placements and digit sets keeps exactly what its definition keeps
-    /// (written out here the plain way): for each place of the 1 and the N and each set of
-    /// middle digits that fills the cells between and makes the sum, where every cell holds a
-    /// digit of its side and each side's cells together hold all of theirs, the cells keep
-    /// their candidates of their side (and the ends theirs); where none fits, a contradiction.
-    /// On 4×4, 6×6, 9×9, 12×12 and 16×16 rows (12×12 and 16×16: middle digits in both of the
-    /// filter's halves; 16×16: most sums with more than 64 sets, in several chunks).
     #[test]
     fn middle_sets_are_every_set_of_the_middle_digits_with_the_sum() {
         for n in 2..=SETS_SIDE as u32 {
@@ -385,6 +378,13 @@ mod tests {
         }
     }
 
+    /// The filter over placements and digit sets keeps exactly what its definition keeps
+    /// (written out here the plain way): for each place of the 1 and the N and each set of
+    /// middle digits that fills the cells between and makes the sum, where every cell holds a
+    /// digit of its side and each side's cells together hold all of theirs, the cells keep
+    /// their candidates of their side (and the ends theirs); where none fits, a contradiction.
+    /// On 4×4, 6×6, 9×9, 12×12 and 16×16 rows (12×12 and 16×16: middle digits in both of the
+    /// filter's halves; 16×16: most sums with more than 64 sets, in several chunks).
     #[test]
     fn sets_keep_exactly_what_some_placement_leaves() {
         for (rows, cols, rounds, seed) in [
