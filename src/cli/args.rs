@@ -415,24 +415,20 @@ pub struct MergeArgs {
     pub quiet: bool,
 }
 
-fn parse_strata(s: &str) -> Result<usize, String> {
+/// `s` as a number of `what` from 1 to `most`.
+fn count_up_to(s: &str, most: usize, what: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(v) if (1..=estimate::MAX_STRATA).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{s:?} is not a number of strata from 1 to {}",
-            estimate::MAX_STRATA
-        )),
+        Ok(v) if (1..=most).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of {what} from 1 to {most}")),
     }
 }
 
+fn parse_strata(s: &str) -> Result<usize, String> {
+    count_up_to(s, estimate::MAX_STRATA, "strata")
+}
+
 fn parse_parts(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(v) if (1..=partition::MAX_PARTS).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{s:?} is not a number of parts from 1 to {}",
-            partition::MAX_PARTS
-        )),
-    }
+    count_up_to(s, partition::MAX_PARTS, "parts")
 }
 
 fn parse_secs0(s: &str) -> Result<f64, String> {
