@@ -215,6 +215,9 @@ impl ThreeRows {
             halve,
         };
         let mut total = 0u64;
+        // Matchings found, walked four at a time (see `Nine::two_rows`).
+        let mut found = [[0u16; 3]; WALKS];
+        let mut pending = 0;
         let m = [
             allow[3 * middle],
             allow[3 * middle + 1],
@@ -247,12 +250,23 @@ impl ThreeRows {
                     & (rest & l[1] != 0)
                     & (rest & l[2] != 0);
                 if ok {
-                    let mut t = [0u16; 3];
+                    let t = &mut found[pending];
                     (t[outer], t[middle], t[last]) = (to, tm, rest);
-                    total += nine.two_rows(t);
+                    pending += 1;
+                    if pending == WALKS {
+                        total += nine.two_rows(found);
+                        pending = 0;
+                    }
                 }
             });
         });
+        let [a, b, c, _] = found;
+        total += match pending {
+            1 => nine.two_rows([a]),
+            2 => nine.two_rows([a, b]),
+            3 => nine.two_rows([a, b, c]),
+            _ => 0,
+        };
         if halve {
             6 * u128::from(total)
         } else {
@@ -314,26 +328,70 @@ struct Nine<'a> {
     halve: bool,
 }
 
+/// First-row matchings whose other two rows [`Nine::two_rows`] walks at once.
+const WALKS: usize = 4;
+
 impl Nine<'_> {
     /// The ways of the two rows below the first once each stack `s` gave the first row the
-    /// digits `t[s]`: the digits left in the columns form cycles (column, digit, column, ...:
-    /// each digit left stands in the two stacks where it is not in the first row), each of
-    /// which alternates between the two rows in two ways, or one or none under givens.
+    /// digits `t[s]`, summed over the `K` first rows `ts`: the digits left in the columns form
+    /// cycles (column, digit, column, ...: each digit left stands in the two stacks where it is
+    /// not in the first row), each of which alternates between the two rows in two ways, or
+    /// one or none under givens (as in [`cycles`]).
+    ///
+    /// A walk along the cycles is a chain of dependent steps (each finds the next column from
+    /// the last), and where a cycle closes is a branch no predictor guesses. So the `K` walks
+    /// go in step, each step the same for all (nine of them, one for each column: a closed
+    /// cycle moves on to the first column not seen yet by selection, not by a branch), and each
+    /// walk's latency hides the others': a sparse 9×9 count's arrangements took a fifth less
+    /// time with four walks at once than one by one.
     #[inline]
-    fn two_rows(&self, t: [u16; 3]) -> u64 {
+    fn two_rows<const K: usize>(&self, ts: [[u16; 3]; K]) -> u64 {
         const STACK: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
-        let mut left = [0u16; 16];
-        for (col, l) in left.iter_mut().enumerate().take(9) {
-            *l = self.set[col] & !t[STACK[col]];
+        let mut left = [[0u16; 16]; K];
+        // Nibble `d` of `other[k]`: the exclusive or of the two columns where digit `d` is
+        // left (its columns in the two stacks whose first-row digits do not hold it).
+        let mut other = [0u64; K];
+        for (k, t) in ts.iter().enumerate() {
+            for (col, l) in left[k].iter_mut().enumerate().take(9) {
+                *l = self.set[col] & !t[STACK[col]];
+            }
+            let left_in = |s: usize| self.column[s] & !(SPREAD[usize::from(t[s])] * 15);
+            other[k] = left_in(0) ^ left_in(1) ^ left_in(2);
         }
-        // Nibble `d` of `other`: the exclusive or of the two columns where digit `d` is left
-        // (its columns in the two stacks whose first-row digits `t[s]` do not hold it).
-        let left_in = |s: usize| self.column[s] & !(SPREAD[usize::from(t[s])] * 15);
-        let other = left_in(0) ^ left_in(1) ^ left_in(2);
-        let next = |col: usize, bottom: u16| {
-            ((other >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ col
-        };
-        cycles(9, &left, self.g, self.halve, next)
+        // Way 0 of each cycle puts `top` in the second row (`bottom` in the third); column
+        // `c` is on cycle `cycle[c]` and has `top[c]`. Each walk starts at column 0 with its
+        // lowest digit on top.
+        let mut seen = [0u16; K];
+        let mut top = [[0u16; 16]; K];
+        let mut cycle = [[0u8; 16]; K];
+        let mut count = [0u32; K];
+        let mut start = [0usize; K];
+        let mut col = [0usize; K];
+        let mut t: [u16; K] = std::array::from_fn(|k| left[k][0] & left[k][0].wrapping_neg());
+        for _ in 0..9 {
+            for k in 0..K {
+                let c = col[k];
+                seen[k] |= 1 << c;
+                top[k][c] = t[k];
+                cycle[k][c] = count[k] as u8;
+                let bottom = left[k][c] & !t[k];
+                let to = ((other[k] >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ c;
+                let closed = to == start[k];
+                count[k] += u32::from(closed);
+                // Where the cycle closed, the next starts at the first column not seen (once
+                // every column is, column 9, which holds no digit: the steps left do nothing).
+                let fresh = (!seen[k]).trailing_zeros() as usize & 15;
+                let first = left[k][fresh] & left[k][fresh].wrapping_neg();
+                start[k] = if closed { fresh } else { start[k] };
+                t[k] = if closed { first } else { bottom };
+                col[k] = if closed { fresh } else { to };
+            }
+        }
+        let mut total = 0;
+        for k in 0..K {
+            total += ways_under_givens(self.g, &left[k], &top[k], &cycle[k], count[k], self.halve);
+        }
+        total
     }
 }
 
@@ -379,6 +437,22 @@ fn cycles(
         }
         count += 1;
     }
+    ways_under_givens(g, left, &top, &cycle, count, halve)
+}
+
+/// The ways of `count` cycles whose columns hold `left` (two digits each), way 0 of each
+/// putting `top[c]` in the second row of column `c` on cycle `cycle[c]`: two for each cycle
+/// the givens of `g` in the second and third rows do not decide, one for each they do, none
+/// if they rule out both; `halve` counts the cycle through column 0 once.
+#[inline]
+fn ways_under_givens(
+    g: &ThreeRows,
+    left: &[u16; 16],
+    top: &[u16; 16],
+    cycle: &[u8; 16],
+    count: u32,
+    halve: bool,
+) -> u64 {
     // The cycles where a given in the second or third row rules out way 0, or way 1.
     let (mut bad0, mut bad1) = (0u32, 0u32);
     let mut given = g.given_cols;
