@@ -59,6 +59,7 @@ fn main() -> ExitCode {
                 cli::status::CANCEL.cancel();
             })
         };
+        interrupts_reads(signal);
     }
     // One-thread searches run on this thread. Its 8 MiB are enough for release builds on every
     // board (64×64 needs about 4), not for a debug build's frames: there, a thread with the
@@ -87,6 +88,31 @@ fn main() -> ExitCode {
 /// Ctrl-C: so that a script's loop stops too, rather than going on to its next command (bash
 /// goes on when a child exits with 130 of its own accord). Exit status 130, 143 or 129 to the
 /// shell; where the default action cannot be taken, 130.
+/// Let `signal` interrupt a blocking read: a run waiting for standard input (typed at a
+/// terminal, or from a pipe that stays open) ends at the first Ctrl-C, as ripgrep's does, not at
+/// the end of the input. The registry installs its action with `SA_RESTART`, which resumes the
+/// read as if nothing had happened; without it, the read fails with `EINTR`, and the inputs'
+/// reader ([`cli::input`]) ends the input once the run is cancelled. Reads and writes that must
+/// go on (`write_all`, buffered output) retry on `EINTR` by themselves.
+#[cfg(target_os = "linux")]
+fn interrupts_reads(signal: i32) {
+    // SAFETY: `sigaction` with a null new action only reads the current one into `action`
+    // (zeroed, a valid `sigaction`), which is then installed again with one flag cleared: the
+    // same handler, mask and other flags.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(signal, std::ptr::null(), &mut action) == 0
+            && action.sa_flags & libc::SA_RESTART != 0
+        {
+            action.sa_flags &= !libc::SA_RESTART;
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn interrupts_reads(_signal: i32) {}
+
 fn end(code: u8) -> ExitCode {
     let signal = SIGNALLED.load(Ordering::SeqCst);
     if code == cli::status::exit::INTERRUPTED && signal != 0 {

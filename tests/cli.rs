@@ -658,6 +658,55 @@ fn assert_ended_by_ctrl_c(status: &std::process::ExitStatus, stderr: &str) {
     assert_eq!(status.signal(), Some(2), "{status:?}: {stderr}");
 }
 
+/// Ctrl-C while the tool waits for more input (a pipe whose writer keeps it open, as a
+/// terminal does) ends the run at once, after the puzzles read so far, as ripgrep's does. The
+/// read used to resume after the signal: the tool waited for the input's end, then reported
+/// "no puzzle found" or an error, not the interruption.
+#[test]
+fn ctrl_c_ends_a_wait_for_input() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    for args in [&["check", "-j1"][..], &["count", "-j1"], &["solve"]] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Kept open (not dropped) until the tool has ended.
+        let mut input = child.stdin.take().unwrap();
+        writeln!(input, "{TOP1}").unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(800));
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let sent = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if sent.elapsed() > Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("{args:?}: still waiting for input 10 s after Ctrl-C");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let result = child.wait_with_output().unwrap();
+        drop(input);
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_ended_by_ctrl_c(&result.status, &stderr);
+        let stdout = String::from_utf8_lossy(&result.stdout);
+        let want = match args[0] {
+            "check" => "<stdin>:1: unique\n".to_string(),
+            "count" => "<stdin>:1: 1 solution\n".to_string(),
+            _ => format!("{TOP1_SOLUTION}\n"),
+        };
+        assert_eq!(stdout, want, "{args:?}: {stderr}");
+        assert!(!stderr.contains("no puzzle found"), "{stderr}");
+    }
+}
+
 /// The tool run with `args`, sent Ctrl-C (SIGINT) after `ms` milliseconds: what it wrote and
 /// how it ended.
 fn interrupted_after(args: &[&str], ms: u64) -> std::process::Output {

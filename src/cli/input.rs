@@ -2,7 +2,7 @@
 //! read errors and "no puzzle found" reported the same way by every subcommand.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use sudoku_enum::parse::{
@@ -32,7 +32,10 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
                 "Enter a Sudoku puzzle: one line, or a grid of rows (Ctrl-D to end)"
             ));
         }
-        Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            Cancellable(io::stdin()),
+        )))
     } else {
         let f = File::open(path)?;
         if f.metadata()?.is_dir() {
@@ -41,7 +44,26 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
                 "is a directory",
             ));
         }
-        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        Ok(Box::new(BufReader::with_capacity(1 << 16, Cancellable(f))))
+    }
+}
+
+/// An input that ends once the run is cancelled (Ctrl-C, SIGTERM, SIGHUP): a read the signal
+/// interrupted (`EINTR`, see `interrupts_reads` in `main.rs`) then returns the end of the
+/// input rather than waiting on, and one it did not interrupt is tried again.
+struct Cancellable<R>(R);
+
+impl<R: Read> Read for Cancellable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if CANCEL.is_cancelled() {
+                return Ok(0);
+            }
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                done => return done,
+            }
+        }
     }
 }
 
@@ -129,7 +151,8 @@ pub fn for_each_input(
             seen_any: false,
             io_error: None,
         };
-        if each(&name, &mut records)?.is_break() {
+        // Cancelled (the input may have been cut short by it): nothing more to report.
+        if each(&name, &mut records)?.is_break() || CANCEL.is_cancelled() {
             return Ok(());
         }
         if let Some(e) = records.io_error {
