@@ -83,11 +83,6 @@ fn main() -> ExitCode {
     end(cli::run(args))
 }
 
-/// The run's exit code; but a run stopped by a signal (its partial results written and
-/// flushed) ends by that signal's default action, as a shell expects of a child it sent
-/// Ctrl-C: so that a script's loop stops too, rather than going on to its next command (bash
-/// goes on when a child exits with 130 of its own accord). Exit status 130, 143 or 129 to the
-/// shell; where the default action cannot be taken, 130.
 /// Let `signal` interrupt a blocking read: a run waiting for standard input (typed at a
 /// terminal, or from a pipe that stays open) ends at the first Ctrl-C, as ripgrep's does, not at
 /// the end of the input. The registry installs its action with `SA_RESTART`, which resumes the
@@ -113,6 +108,11 @@ fn interrupts_reads(signal: i32) {
 #[cfg(not(target_os = "linux"))]
 fn interrupts_reads(_signal: i32) {}
 
+/// The run's exit code; but a run stopped by a signal (its partial results written and
+/// flushed) ends by that signal's default action, as a shell expects of a child it sent
+/// Ctrl-C: so that a script's loop stops too, rather than going on to its next command (bash
+/// goes on when a child exits with 130 of its own accord). Exit status 130, 143 or 129 to the
+/// shell; where the default action cannot be taken, 130.
 fn end(code: u8) -> ExitCode {
     let signal = SIGNALLED.load(Ordering::SeqCst);
     if code == cli::status::exit::INTERRUPTED && signal != 0 {
