@@ -661,39 +661,13 @@ fn assert_ended_by_ctrl_c(status: &std::process::ExitStatus, stderr: &str) {
 /// Ctrl-C while the tool waits for more input (a pipe whose writer keeps it open, as a
 /// terminal does) ends the run at once, after the puzzles read so far, as ripgrep's does. The
 /// read used to resume after the signal: the tool waited for the input's end, then reported
-/// "no puzzle found" or an error, not the interruption.
+/// "no puzzle found" or an error, not the interruption. What was read of the next record when
+/// the signal came (here half a line) is dropped, not read as a record cut short.
 #[test]
 fn ctrl_c_ends_a_wait_for_input() {
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    let half = &TOP1[..40];
     for args in [&["check", "-j1"][..], &["count", "-j1"], &["solve"]] {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Kept open (not dropped) until the tool has ended.
-        let mut input = child.stdin.take().unwrap();
-        writeln!(input, "{TOP1}").unwrap();
-        input.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(800));
-        let killed = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let sent = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if sent.elapsed() > Duration::from_secs(10) {
-                child.kill().unwrap();
-                panic!("{args:?}: still waiting for input 10 s after Ctrl-C");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let result = child.wait_with_output().unwrap();
-        drop(input);
+        let result = ctrl_c_while_waiting(args, &format!("{TOP1}\n{half}"));
         let stderr = String::from_utf8_lossy(&result.stderr);
         assert_ended_by_ctrl_c(&result.status, &stderr);
         let stdout = String::from_utf8_lossy(&result.stdout);
@@ -703,8 +677,81 @@ fn ctrl_c_ends_a_wait_for_input() {
             _ => format!("{TOP1_SOLUTION}\n"),
         };
         assert_eq!(stdout, want, "{args:?}: {stderr}");
-        assert!(!stderr.contains("no puzzle found"), "{stderr}");
+        for wrong in ["no puzzle found", ":2:", "unreadable", "error"] {
+            assert!(!stderr.contains(wrong), "{args:?}: {stderr}");
+        }
     }
+}
+
+/// The same for `dump -o` (the file stays `OUT.partial`, as any interrupted dump's does) and
+/// `merge` (no total of the results read so far).
+#[test]
+fn ctrl_c_while_waiting_keeps_a_dump_partial_and_a_merge_unsummed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let result = ctrl_c_while_waiting(&["dump", "-o", out.to_str().unwrap()], &format!("{TOP1}\n"));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_ended_by_ctrl_c(&result.status, &stderr);
+    assert!(!out.exists(), "{stderr}");
+    let partial = std::fs::read_to_string(dir.path().join("out.txt.partial")).unwrap();
+    assert_eq!(partial, format!("{TOP1_SOLUTION}\n"));
+    assert!(
+        stderr.contains("interrupted: at least 1 solution written"),
+        "{stderr}"
+    );
+
+    let (_, parts, _) = stdout_of(&["split", "--parts", "3", "-q"], &format!("{TOP1}\n"));
+    let parts_file = dir.path().join("parts.txt");
+    std::fs::write(&parts_file, &parts).unwrap();
+    let (_, results, _) = stdout_of(
+        &["count", "--json", "-q", "-j1", parts_file.to_str().unwrap()],
+        "",
+    );
+    let first = results.lines().next().unwrap();
+    let result = ctrl_c_while_waiting(
+        &["merge", "--parts", parts_file.to_str().unwrap(), "-"],
+        &format!("{first}\n"),
+    );
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_ended_by_ctrl_c(&result.status, &stderr);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "");
+    assert!(stderr.contains("merge: interrupted"), "{stderr}");
+    assert!(!stderr.contains("has no result"), "{stderr}");
+}
+
+/// The tool run with `args`, `input` written to its standard input, which is then kept open;
+/// sent Ctrl-C (SIGINT) 0.8 s later: what it wrote and how it ended (it must end within 10 s).
+fn ctrl_c_while_waiting(args: &[&str], input: &str) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open (not dropped) until the tool has ended.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let sent = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("{args:?}: still waiting for input 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let result = child.wait_with_output().unwrap();
+    drop(stdin);
+    result
 }
 
 /// The tool run with `args`, sent Ctrl-C (SIGINT) after `ms` milliseconds: what it wrote and

@@ -578,6 +578,8 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
         }
         Ok(ControlFlow::Continue(()))
     })?;
+    // Cancelled between puzzles, or while waiting for the next (the input then ends unread).
+    interrupted |= CANCEL.is_cancelled();
     summary.io_errors += errors.io;
     summary.unreadable += errors.empty;
     drop(tx);

@@ -48,16 +48,18 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     }
 }
 
-/// An input that ends once the run is cancelled (Ctrl-C, SIGTERM, SIGHUP): a read the signal
-/// interrupted (`EINTR`, see `interrupts_reads` in `main.rs`) then returns the end of the
-/// input rather than waiting on, and one it did not interrupt is tried again.
+/// An input that fails once the run is cancelled (Ctrl-C, SIGTERM, SIGHUP): a read the
+/// signal interrupted (`EINTR`, see `interrupts_reads` in `main.rs`), and every read after it,
+/// returns [`interrupted`] rather than waiting on; a read it did not interrupt is tried again.
+/// An error, not the end of the input: what was read of a record when the signal came (part
+/// of a line, the first rows of a grid) must not be read as a record cut short.
 struct Cancellable<R>(R);
 
 impl<R: Read> Read for Cancellable<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
             if CANCEL.is_cancelled() {
-                return Ok(0);
+                return Err(interrupted());
             }
             match self.0.read(buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -65,6 +67,12 @@ impl<R: Read> Read for Cancellable<R> {
             }
         }
     }
+}
+
+/// The error of an input read after the run was cancelled. Not of the kind
+/// [`io::ErrorKind::Interrupted`], which readers retry (for ever, here): the run is over.
+fn interrupted() -> io::Error {
+    io::Error::other("interrupted")
 }
 
 /// The inputs of a subcommand: the files given, or standard input when none is.

@@ -6,7 +6,7 @@ use super::input::{display_name, open_input, or_stdin};
 use super::parts::{self, PartLine};
 use super::progress::{note, Bar};
 use super::report::plural;
-use super::status::{exit, Fatal};
+use super::status::{exit, Fatal, CANCEL};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -21,10 +21,21 @@ fn exact_integer(line: &str, key: &str) -> Option<u128> {
     serde_json::from_str(fields.get(key)?.get()).ok()
 }
 
+/// Stopped by Ctrl-C (or SIGTERM, SIGHUP) before every input was read: nothing added up.
+fn interrupted() -> u8 {
+    note(format_args!(
+        "sudoku-enum: merge: interrupted before the inputs were read: nothing added up"
+    ));
+    exit::INTERRUPTED
+}
+
 /// `sudoku-enum merge`.
 pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
-    let (mut parts, originals) =
-        parts::read(&args.parts).map_err(|m| Fatal::Message(format!("merge: {m}")))?;
+    let read = parts::read(&args.parts);
+    if CANCEL.is_cancelled() {
+        return Ok(interrupted());
+    }
+    let (mut parts, originals) = read.map_err(|m| Fatal::Message(format!("merge: {m}")))?;
     let mut by_grid: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, p) in parts.iter().enumerate() {
         by_grid.entry(p.puzzle.as_str()).or_default().push(i);
@@ -69,6 +80,11 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
         }
     }
     drop(bar);
+    // Ctrl-C while the inputs were read (a pipe still open, say): they end there, unread, and
+    // a total of what was read would be no total.
+    if CANCEL.is_cancelled() {
+        return Ok(interrupted());
+    }
     if parts.is_empty() {
         // An empty parts file (split interrupted, or refusing an invalid puzzle) is no
         // evidence of a count of 0.
