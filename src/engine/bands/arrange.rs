@@ -336,14 +336,7 @@ impl Nine<'_> {
     /// digits `t[s]`, summed over the `K` first rows `ts`: the digits left in the columns form
     /// cycles (column, digit, column, ...: each digit left stands in the two stacks where it is
     /// not in the first row), each of which alternates between the two rows in two ways, or
-    /// one or none under givens (as in [`cycles`]).
-    ///
-    /// A walk along the cycles is a chain of dependent steps (each finds the next column from
-    /// the last), and where a cycle closes is a branch no predictor guesses. So the `K` walks
-    /// go in step, each step the same for all (nine of them, one for each column: a closed
-    /// cycle moves on to the first column not seen yet by selection, not by a branch), and each
-    /// walk's latency hides the others': a sparse 9×9 count's arrangements took a fifth less
-    /// time with four walks at once than one by one.
+    /// one or none under givens: walked `K` at once by [`cycles`].
     #[inline]
     fn two_rows<const K: usize>(&self, ts: [[u16; 3]; K]) -> u64 {
         const STACK: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
@@ -358,86 +351,72 @@ impl Nine<'_> {
             let left_in = |s: usize| self.column[s] & !(SPREAD[usize::from(t[s])] * 15);
             other[k] = left_in(0) ^ left_in(1) ^ left_in(2);
         }
-        // Way 0 of each cycle puts `top` in the second row (`bottom` in the third); column
-        // `c` is on cycle `cycle[c]` and has `top[c]`. Each walk starts at column 0 with its
-        // lowest digit on top.
-        let mut seen = [0u16; K];
-        let mut top = [[0u16; 16]; K];
-        let mut cycle = [[0u8; 16]; K];
-        let mut count = [0u32; K];
-        let mut start = [0usize; K];
-        let mut col = [0usize; K];
-        let mut t: [u16; K] = std::array::from_fn(|k| left[k][0] & left[k][0].wrapping_neg());
-        for _ in 0..9 {
-            for k in 0..K {
-                let c = col[k];
-                seen[k] |= 1 << c;
-                top[k][c] = t[k];
-                cycle[k][c] = count[k] as u8;
-                let bottom = left[k][c] & !t[k];
-                let to = ((other[k] >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ c;
-                let closed = to == start[k];
-                count[k] += u32::from(closed);
-                // Where the cycle closed, the next starts at the first column not seen (once
-                // every column is, column 9, which holds no digit: the steps left do nothing).
-                let fresh = (!seen[k]).trailing_zeros() as usize & 15;
-                let first = left[k][fresh] & left[k][fresh].wrapping_neg();
-                start[k] = if closed { fresh } else { start[k] };
-                t[k] = if closed { first } else { bottom };
-                col[k] = if closed { fresh } else { to };
-            }
-        }
-        let mut total = 0;
-        for k in 0..K {
-            total += ways_under_givens(self.g, &left[k], &top[k], &cycle[k], count[k], self.halve);
-        }
-        total
+        let next = |k: usize, col: usize, bottom: u16| {
+            ((other[k] >> ((4 * bottom.trailing_zeros()) & 63)) as usize & 15) ^ col
+        };
+        cycles(9, &left, self.g, self.halve, next)
     }
 }
 
-/// The ways of a band's two rows below the first once the first is taken: `left[c]` holds the
-/// two digits column `c` (of `n`) has left, and `next(c, d)` is the other column where digit
-/// `d` (one bit) of column `c` is left. The columns form cycles (column, digit, column, ...),
-/// each of which alternates between the two rows in two ways, or one or none under the
-/// givens of `g`; `halve` counts the cycle through column 0 once (only without givens).
+/// The ways of a band's two rows below the first once the first is taken, summed over `K`
+/// first rows: `left[k][c]` holds the two digits column `c` (of `n`, at most 15) has left
+/// under first row `k`, and `next(k, c, d)` is the other column where digit `d` (one bit) of
+/// column `c` is left. The columns form cycles (column, digit, column, ...), each of which
+/// alternates between the two rows in two ways, or one or none under the givens of `g`;
+/// `halve` counts the cycle through column 0 once (only without givens).
 ///
 /// The walk only numbers the cycles and notes each column's digit in the second row under
 /// way 0; the givens (in a few columns of a sparse band) are checked afterwards, column by
 /// column, so that the walk's step does not test them (about 40% off the walk's instructions).
+/// A walk is a chain of dependent steps (each finds the next column from the last), and where
+/// a cycle closes is a branch no predictor guesses. So the `K` walks go in step, each step the
+/// same for all (`n` of them, one for each column: a closed cycle moves on to the first column
+/// not seen yet by selection, not by a branch), and each walk's latency hides the others': a
+/// sparse 9×9 count's arrangements took a fifth less time with four walks at once than one by
+/// one.
 #[inline]
-fn cycles(
+fn cycles<const K: usize>(
     n: usize,
-    left: &[u16; 16],
+    left: &[[u16; 16]; K],
     g: &ThreeRows,
     halve: bool,
-    next: impl Fn(usize, u16) -> usize,
+    next: impl Fn(usize, usize, u16) -> usize,
 ) -> u64 {
-    let all = (1u32 << n) - 1;
-    let mut seen = 0u32;
+    debug_assert!(n < 16);
     // Way 0 of each cycle puts `top` in the second row (`bottom` in the third); column `c` is
-    // on cycle `cycle[c]` and has `top[c]`.
-    let mut top = [0u16; 16];
-    let mut cycle = [0u8; 16];
-    let mut count = 0u32;
-    while seen != all {
-        let start = (!seen).trailing_zeros() as usize;
-        let mut col = start;
-        let mut t = left[start] & left[start].wrapping_neg();
-        loop {
-            seen |= 1 << col;
-            top[col] = t;
-            cycle[col] = count as u8;
-            let bottom = left[col] & !t;
-            let to = next(col, bottom);
-            if to == start {
-                break;
-            }
-            col = to & 15;
-            t = bottom;
+    // on cycle `cycle[c]` and has `top[c]`. Each walk starts at column 0 with its lowest digit
+    // on top.
+    let mut seen = [0u32; K];
+    let mut top = [[0u16; 16]; K];
+    let mut cycle = [[0u8; 16]; K];
+    let mut count = [0u32; K];
+    let mut start = [0usize; K];
+    let mut col = [0usize; K];
+    let mut t: [u16; K] = std::array::from_fn(|k| left[k][0] & left[k][0].wrapping_neg());
+    for _ in 0..n {
+        for k in 0..K {
+            let c = col[k];
+            seen[k] |= 1 << c;
+            top[k][c] = t[k];
+            cycle[k][c] = count[k] as u8;
+            let bottom = left[k][c] & !t[k];
+            let to = next(k, c, bottom) & 15;
+            let closed = to == start[k];
+            count[k] += u32::from(closed);
+            // Where the cycle closed, the next starts at the first column not seen (once every
+            // column is, column `n`, which holds no digit: the walk is over).
+            let fresh = (!seen[k]).trailing_zeros() as usize & 15;
+            let first = left[k][fresh] & left[k][fresh].wrapping_neg();
+            start[k] = if closed { fresh } else { start[k] };
+            t[k] = if closed { first } else { bottom };
+            col[k] = if closed { fresh } else { to };
         }
-        count += 1;
     }
-    ways_under_givens(g, left, &top, &cycle, count, halve)
+    let mut total = 0;
+    for k in 0..K {
+        total += ways_under_givens(g, &left[k], &top[k], &cycle[k], count[k], halve);
+    }
+    total
 }
 
 /// The ways of `count` cycles whose columns hold `left` (two digits each), way 0 of each
@@ -566,11 +545,11 @@ impl<const C: usize> Walk<'_, C> {
         }
         // Each digit's three columns sum to `col_sum`: the other column where it is left is
         // that sum less the first row's column and this one.
-        let next = |col: usize, bottom: u16| {
+        let next = |_: usize, col: usize, bottom: u16| {
             let d = bottom.trailing_zeros() as usize & 15;
             usize::from(self.col_sum[d] - self.matched[d] - col as u8)
         };
-        cycles(3 * C, &left, self.g, halve, next)
+        cycles(3 * C, &[left], self.g, halve, next)
     }
 }
 
