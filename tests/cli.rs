@@ -736,11 +736,7 @@ fn ctrl_c_while_waiting(args: &[&str], input: &str) -> std::process::Output {
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
     std::thread::sleep(Duration::from_millis(800));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    ctrl_c(&child);
     let sent = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if sent.elapsed() > Duration::from_secs(10) {
@@ -764,12 +760,17 @@ fn interrupted_after(args: &[&str], ms: u64) -> std::process::Output {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(ms));
+    ctrl_c(&child);
+    child.wait_with_output().unwrap()
+}
+
+/// Send `child` Ctrl-C (SIGINT).
+fn ctrl_c(child: &std::process::Child) {
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    child.wait_with_output().unwrap()
 }
 
 #[test]
