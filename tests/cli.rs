@@ -719,6 +719,63 @@ fn ctrl_c_while_waiting_keeps_a_dump_partial_and_a_merge_unsummed() {
     assert!(!stderr.contains("has no result"), "{stderr}");
 }
 
+/// A program that writes a puzzle to a pipe and waits for its answer before it writes the
+/// next gets each answer while its pipe stays open: the answers of what was read are shown
+/// once the input waits (not once a chunk of 512 puzzles is full, or the input ends), on one
+/// thread or several, by every subcommand that answers puzzles.
+#[test]
+fn each_answer_comes_while_the_input_waits() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    for args in [
+        &["check", "-j1"][..],
+        &["check", "-j2"],
+        &["count", "-j2", "--json"],
+        &["solve", "-j2"],
+        &["candidates", "-j2", "--json"],
+    ] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-enum"))
+            .args(args)
+            .arg("-q")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // The answers' lines as they come, read on a thread of their own.
+        let (tx, rx) = mpsc::channel();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let reading = std::thread::spawn(move || {
+            for line in stdout.lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        for n in 1..=3 {
+            writeln!(stdin, "{TOP1}").unwrap();
+            stdin.flush().unwrap();
+            let line = rx
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|_| {
+                    let _ = child.kill();
+                    panic!("{args:?}: no answer to puzzle {n} while the input stays open")
+                });
+            let source = format!("<stdin>:{n}");
+            assert!(
+                line.contains(&source) || line == TOP1_SOLUTION,
+                "{args:?}: {line}"
+            );
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{args:?}");
+        reading.join().unwrap();
+    }
+}
+
 /// The tool run with `args`, `input` written to its standard input, which is then kept open;
 /// sent Ctrl-C (SIGINT) 0.8 s later: what it wrote and how it ended (it must end within 10 s).
 fn ctrl_c_while_waiting(args: &[&str], input: &str) -> std::process::Output {

@@ -81,11 +81,6 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
     Ok(exit_code(&summary))
 }
 
-/// Up to [`CHUNK`] records.
-fn read_chunk(records: &mut Records) -> Vec<Record> {
-    records.by_ref().take(CHUNK).collect()
-}
-
 /// Answering the records of one input.
 struct Work<'a> {
     cfg: &'a Config,
@@ -109,18 +104,18 @@ impl<'a> Work<'a> {
         records: &mut Records,
         printer: &mut Printer<'_, W>,
     ) -> Result<ControlFlow<()>, Fatal> {
-        let mut records = records.peekable();
         let mut count = 0;
         while let Some(record) = records.next() {
             // A lone puzzle gets the detailed bar (tree fraction, ETA).
-            let single = count == 0 && records.peek().is_none();
+            let single = count == 0 && records.lone();
             count += 1;
             let answered = self.answer(record, single);
             if printer.print(self.name, &answered)?.is_break() || CANCEL.is_cancelled() {
                 return Ok(ControlFlow::Break(()));
             }
-            // On a terminal each answer shows as soon as it is found.
-            if count % CHUNK == 0 || self.live {
+            // On a terminal each answer shows as soon as it is found; elsewhere once the
+            // input waits (a slow writer gets each answer as its puzzle comes).
+            if count % CHUNK == 0 || self.live || !records.ready() {
                 printer.out.flush()?;
             }
         }
@@ -128,14 +123,15 @@ impl<'a> Work<'a> {
         Ok(ControlFlow::Continue(()))
     }
 
-    /// Several workers: chunks of records are answered in parallel, then printed in order.
+    /// Several workers: chunks of records are answered in parallel, then printed in order. A
+    /// chunk ends where the input waits, so that what was read so far is answered meanwhile.
     fn in_chunks<W: Write>(
         &self,
         records: &mut Records,
         printer: &mut Printer<'_, W>,
     ) -> Result<ControlFlow<()>, Fatal> {
         loop {
-            let chunk = read_chunk(records);
+            let chunk = records.take_ready(CHUNK);
             if chunk.is_empty() {
                 return Ok(ControlFlow::Continue(()));
             }

@@ -97,7 +97,8 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         let mut size = FIRST_CHUNK;
         loop {
-            let chunk: Vec<Record> = records.by_ref().take(size).collect();
+            // Up to `size`, ending where the input waits.
+            let chunk = records.take_ready(size);
             if chunk.is_empty() {
                 return Ok(ControlFlow::Continue(()));
             }
