@@ -719,6 +719,51 @@ fn ctrl_c_while_waiting_keeps_a_dump_partial_and_a_merge_unsummed() {
     assert!(!stderr.contains("has no result"), "{stderr}");
 }
 
+/// Ctrl-C at a terminal goes to the whole pipeline: the writer dies too, and closes the pipe
+/// on half a line. That half line is not read as a record cut short: the puzzle before it is
+/// answered, nothing else is reported, and the tool ends by the signal. (Its input is read by a
+/// thread of its own, which the signal may not interrupt; the read then returns the pipe's end.)
+#[cfg(unix)]
+#[test]
+fn ctrl_c_to_a_pipeline_drops_the_half_line_its_writer_left() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, Stdio};
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-enum");
+    for args in ["check -j1", "check -j2", "count -j1", "candidates -j2"] {
+        let script = format!(
+            "(printf '%s\\n..3..' '{TOP1}'; exec sleep 100) | exec '{}' {args}",
+            bin.display()
+        );
+        let child = Command::new("sh")
+            .args(["-c", &script])
+            .process_group(0)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        let group = format!("-{}", child.id());
+        let sent = Command::new("kill")
+            .args(["-INT", "--", &group])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(
+            out.status.signal() == Some(2) || out.status.code() == Some(130),
+            "{args}: {:?} {stderr}",
+            out.status
+        );
+        assert!(stdout.contains("<stdin>:1"), "{args}: {stdout}");
+        assert!(!stderr.contains("<stdin>:2"), "{args}: {stderr}");
+        assert!(!stderr.contains("unreadable"), "{args}: {stderr}");
+    }
+}
+
 /// A program that writes a puzzle to a pipe and waits for its answer before it writes the
 /// next gets each answer while its pipe stays open: the answers of what was read are shown
 /// once the input waits (not once a chunk of 512 puzzles is full, or the input ends), on one

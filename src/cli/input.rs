@@ -1,6 +1,7 @@
 //! Reading the inputs: each file (`-` = stdin) in turn, record by record, with its open and
 //! read errors and "no puzzle found" reported the same way by every subcommand.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
@@ -27,6 +28,12 @@ pub fn display_name(path: &Path) -> String {
 
 /// Open an input for reading (`-` = stdin).
 pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+    open_with(path, None)
+}
+
+/// [`open_input`], with `before_read` called before each read of the input (see
+/// [`Cancellable`]).
+fn open_with(path: &Path, before_read: Option<BeforeRead>) -> io::Result<Box<dyn BufRead + Send>> {
     if path == Path::new("-") {
         // Typed at a terminal: ask, as seed 000's program does.
         if io::stdin().is_terminal() {
@@ -34,10 +41,11 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
                 "Enter a Sudoku puzzle: one line, or a grid of rows (Ctrl-D to end)"
             ));
         }
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            Cancellable(io::stdin()),
-        )))
+        let inner = Cancellable {
+            inner: io::stdin(),
+            before_read,
+        };
+        Ok(Box::new(BufReader::with_capacity(1 << 16, inner)))
     } else {
         let f = File::open(path)?;
         if f.metadata()?.is_dir() {
@@ -46,7 +54,11 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
                 "is a directory",
             ));
         }
-        Ok(Box::new(BufReader::with_capacity(1 << 16, Cancellable(f))))
+        let inner = Cancellable {
+            inner: f,
+            before_read,
+        };
+        Ok(Box::new(BufReader::with_capacity(1 << 16, inner)))
     }
 }
 
@@ -62,20 +74,34 @@ fn may_wait(path: &Path) -> bool {
 }
 
 /// An input that fails once the run is cancelled (Ctrl-C, SIGTERM, SIGHUP): a read the
-/// signal interrupted (`EINTR`, see `interrupts_reads` in `main.rs`), and every read after it,
-/// returns [`interrupted`] rather than waiting on; a read it did not interrupt is tried again.
-/// An error, not the end of the input: what was read of a record when the signal came (part
-/// of a line, the first rows of a grid) must not be read as a record cut short.
-struct Cancellable<R>(R);
+/// signal interrupted (`EINTR`, see `interrupts_reads` in `main.rs`), a read that returns once
+/// it came (the writer, stopped by the same Ctrl-C, closed the pipe: its end, or what was in
+/// it), and every read after it, return [`interrupted`]; a read it interrupted before the run
+/// was cancelled is tried again. An error, not the end of the input: what was read of a record
+/// when the signal came (part of a line, the first rows of a grid) must not be read as a
+/// record cut short.
+struct Cancellable<R> {
+    inner: R,
+    /// Called before each read (an input read by a thread of its own sends the records it
+    /// holds on first: the read may wait).
+    before_read: Option<BeforeRead>,
+}
+
+/// See [`Cancellable::before_read`].
+type BeforeRead = Box<dyn FnMut() + Send>;
 
 impl<R: Read> Read for Cancellable<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(before) = &mut self.before_read {
+            before();
+        }
         loop {
             if CANCEL.is_cancelled() {
                 return Err(interrupted());
             }
-            match self.0.read(buf) {
+            match self.inner.read(buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(_) if CANCEL.is_cancelled() => return Err(interrupted()),
                 done => return done,
             }
         }
@@ -129,8 +155,12 @@ type Item = Result<Parsed, ReadError>;
 enum Source {
     /// Read on this thread, as asked for (a regular file: its reads do not wait).
     Here(Box<Reader<Box<dyn BufRead + Send>>>),
-    /// Read by the input's own thread, which sends each as it is read.
-    Thread(mpsc::Receiver<Item>),
+    /// Read by the input's own thread, which sends them in batches (`batch`: the rest of the
+    /// last one received).
+    Thread {
+        rx: mpsc::Receiver<Vec<Item>>,
+        batch: VecDeque<Item>,
+    },
 }
 
 /// How long [`Records::pull`] may wait.
@@ -144,21 +174,96 @@ enum Wait {
     For(Duration),
 }
 
-/// Records the input's thread may read ahead of the answers (memory stays bounded).
-const READ_AHEAD: usize = 256;
+/// Records an input's thread sends at once, unless its next read may wait: one wake-up of the
+/// answering thread for many records (one each cost a pipe of 48,000 puzzles on one thread
+/// 13% more time).
+const BATCH: usize = 64;
+
+/// Batches the input's thread may read ahead of the answers (memory stays bounded).
+const BATCHES_AHEAD: usize = 8;
 
 /// How long to wait for a record's input to end before it is answered as the input's only
 /// one (see [`Records::lone`]).
 const LONE_WAIT: Duration = Duration::from_millis(20);
 
+/// The channel from an input's thread, and the records it holds until it sends them.
+struct Batches {
+    tx: mpsc::SyncSender<Vec<Item>>,
+    rx: mpsc::Receiver<Vec<Item>>,
+    held: Arc<Mutex<Vec<Item>>>,
+}
+
+impl Batches {
+    fn new() -> Batches {
+        let (tx, rx) = mpsc::sync_channel(BATCHES_AHEAD);
+        Batches {
+            tx,
+            rx,
+            held: Arc::new(Mutex::new(Vec::with_capacity(BATCH))),
+        }
+    }
+
+    /// What the input's reads call first: send the records held (the read may wait).
+    fn before_read(&self) -> BeforeRead {
+        let (tx, held) = (self.tx.clone(), Arc::clone(&self.held));
+        Box::new(move || {
+            let batch = std::mem::take(&mut *held.lock().unwrap_or_else(|e| e.into_inner()));
+            if !batch.is_empty() {
+                // Not wanted any more where this fails: the thread stops at its next record.
+                let _ = tx.send(batch);
+            }
+        })
+    }
+}
+
 impl Records {
-    /// The records of `reader`; `may_wait` where its reads may wait for a writer.
-    fn new(reader: Reader<Box<dyn BufRead + Send>>, may_wait: bool) -> Records {
-        let source = if may_wait {
-            read_by_thread(reader)
-        } else {
-            Source::Here(Box::new(reader))
+    /// The records of `reader`, read here.
+    fn here(reader: Reader<Box<dyn BufRead + Send>>) -> Records {
+        Records::of(Source::Here(Box::new(reader)))
+    }
+
+    /// The records of `reader` (whose reads call a sender of `batches` first), read by a
+    /// thread of its own; where no thread can be started, read here.
+    fn by_thread(reader: Reader<Box<dyn BufRead + Send>>, batches: Batches) -> Records {
+        let Batches { tx, rx, held } = batches;
+        // Shared so that the reader can be had back when no thread starts.
+        let shared = Arc::new(Mutex::new(Some(reader)));
+        let theirs = Arc::clone(&shared);
+        let started = std::thread::Builder::new()
+            .name("input".into())
+            .spawn(move || {
+                let reader = theirs.lock().ok().and_then(|mut r| r.take());
+                let lock = || held.lock().unwrap_or_else(|e| e.into_inner());
+                for item in reader.into_iter().flatten() {
+                    let full = {
+                        let mut held = lock();
+                        held.push(item);
+                        (held.len() >= BATCH).then(|| std::mem::take(&mut *held))
+                    };
+                    // The records are no longer wanted (the run stopped, or --strict).
+                    if full.is_some_and(|batch| tx.send(batch).is_err()) {
+                        return;
+                    }
+                }
+                let rest = std::mem::take(&mut *lock());
+                if !rest.is_empty() {
+                    let _ = tx.send(rest);
+                }
+            });
+        let back = match started {
+            Ok(_) => None,
+            Err(_) => shared.lock().ok().and_then(|mut r| r.take()),
         };
+        match back {
+            Some(reader) => Records::here(reader),
+            None => Records::of(Source::Thread {
+                rx,
+                batch: VecDeque::new(),
+            }),
+        }
+    }
+
+    fn of(source: Source) -> Records {
         Records {
             source,
             ahead: None,
@@ -170,34 +275,35 @@ impl Records {
 
     /// The next item, or the end (`Some(None)`), if one comes within `wait` (`None` if not).
     fn pull(&mut self, wait: Wait) -> Option<Option<Item>> {
-        let rx = match &mut self.source {
+        let (rx, batch) = match &mut self.source {
             Source::Here(reader) => return Some(reader.next()),
-            Source::Thread(rx) => rx,
+            Source::Thread { rx, batch } => (rx, batch),
         };
-        match wait {
+        if let Some(item) = batch.pop_front() {
+            return Some(Some(item));
+        }
+        let received = match wait {
             Wait::Block => loop {
                 // Woken now and then to see whether the run was cancelled: the signal may
                 // interrupt the input's thread's read, or this thread's wait.
                 match rx.recv_timeout(Duration::from_millis(50)) {
-                    Ok(item) => return Some(Some(item)),
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return Some(None),
-                    Err(mpsc::RecvTimeoutError::Timeout) if CANCEL.is_cancelled() => {
-                        return Some(None)
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) if !CANCEL.is_cancelled() => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => return Some(None),
+                    done => break done.ok(),
                 }
             },
             Wait::Not => match rx.try_recv() {
-                Ok(item) => Some(Some(item)),
-                Err(mpsc::TryRecvError::Disconnected) => Some(None),
-                Err(mpsc::TryRecvError::Empty) => None,
+                Err(mpsc::TryRecvError::Empty) => return None,
+                done => done.ok(),
             },
             Wait::For(d) => match rx.recv_timeout(d) {
-                Ok(item) => Some(Some(item)),
-                Err(mpsc::RecvTimeoutError::Disconnected) => Some(None),
-                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Timeout) => return None,
+                done => done.ok(),
             },
-        }
+        };
+        // A batch, or the end (the thread is done).
+        batch.extend(received.into_iter().flatten());
+        Some(batch.pop_front())
     }
 
     /// Whether the next record, or the end, can be had without waiting for the input.
@@ -214,9 +320,8 @@ impl Records {
         }
     }
 
-    /// Whether the input ends after the records handed out so far: known at once for a
-    /// file; an input that may wait is given [`LONE_WAIT`] to end (else it is taken to go
-    /// on).
+    /// Whether nothing follows the records handed out so far: the input ends there (known at
+    /// once for a file), or an input that may wait sends nothing more within [`LONE_WAIT`].
     pub fn lone(&mut self) -> bool {
         if self.ended {
             return true;
@@ -224,7 +329,7 @@ impl Records {
         if self.ahead.is_none() {
             match self.pull(Wait::For(LONE_WAIT)) {
                 Some(next) => self.ahead = Some(next),
-                None => return false,
+                None => return true,
             }
         }
         matches!(self.ahead, Some(None))
@@ -244,42 +349,12 @@ impl Records {
     }
 }
 
-/// A thread of its own that reads `reader` and sends each item on; where no thread can be
-/// started, the reader is read here.
-fn read_by_thread(reader: Reader<Box<dyn BufRead + Send>>) -> Source {
-    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
-    // Shared so that the reader can be had back when no thread starts.
-    let shared = Arc::new(Mutex::new(Some(reader)));
-    let theirs = Arc::clone(&shared);
-    let started = std::thread::Builder::new()
-        .name("input".into())
-        .spawn(move || {
-            let reader = theirs.lock().ok().and_then(|mut r| r.take());
-            for item in reader.into_iter().flatten() {
-                // The records are no longer wanted (the run stopped, or --strict).
-                if tx.send(item).is_err() {
-                    break;
-                }
-            }
-        });
-    match started {
-        Ok(_) => Source::Thread(rx),
-        Err(_) => {
-            let back = shared.lock().ok().and_then(|mut r| r.take());
-            match back {
-                Some(reader) => Source::Here(Box::new(reader)),
-                // Taken by a thread that did start after all.
-                None => Source::Thread(rx),
-            }
-        }
-    }
-}
-
 impl Iterator for Records {
     type Item = Record;
 
     fn next(&mut self) -> Option<Record> {
-        if self.ended {
+        // Cancelled: what the input's thread read has come too late to be answered.
+        if self.ended || (CANCEL.is_cancelled() && matches!(self.source, Source::Thread { .. })) {
             return None;
         }
         let next = match self.ahead.take() {
@@ -329,7 +404,10 @@ pub fn for_each_input(
 ) -> Result<(), Fatal> {
     for path in or_stdin(files) {
         let name = display_name(&path);
-        let input = match open_input(&path) {
+        // An input that may wait is read by a thread of its own (see `Records`), which sends
+        // what it holds before each read.
+        let batches = may_wait(&path).then(Batches::new);
+        let input = match open_with(&path, batches.as_ref().map(Batches::before_read)) {
             Ok(r) => r,
             Err(e) => {
                 note(format_args!("sudoku-enum: {name}: {e}"));
@@ -342,7 +420,10 @@ pub fn for_each_input(
             table: TableFormat::from_extension(&path),
             ..parse
         };
-        let mut records = Records::new(Reader::new(input, parse), may_wait(&path));
+        let mut records = match batches {
+            Some(batches) => Records::by_thread(Reader::new(input, parse), batches),
+            None => Records::here(Reader::new(input, parse)),
+        };
         // Cancelled (the input may have been cut short by it): nothing more to report.
         if each(&name, &mut records)?.is_break() || CANCEL.is_cancelled() {
             return Ok(());
