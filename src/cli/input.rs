@@ -361,6 +361,13 @@ impl Iterator for Records {
             Some(next) => next,
             None => self.pull(Wait::Block).flatten(),
         };
+        // Again once it came: the signal may have been handled while this thread waited for
+        // it, after the input's thread read what the writer, stopped by the same Ctrl-C, left
+        // (half a line, then the pipe's end) and found the run not yet cancelled.
+        if CANCEL.is_cancelled() && matches!(self.source, Source::Thread { .. }) {
+            self.ended = true;
+            return None;
+        }
         let record = match next {
             None => {
                 self.ended = true;
