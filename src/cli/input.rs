@@ -34,18 +34,14 @@ pub fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
 /// [`open_input`], with `before_read` called before each read of the input (see
 /// [`Cancellable`]).
 fn open_with(path: &Path, before_read: Option<BeforeRead>) -> io::Result<Box<dyn BufRead + Send>> {
-    if path == Path::new("-") {
+    let inner: Box<dyn Read + Send> = if path == Path::new("-") {
         // Typed at a terminal: ask, as seed 000's program does.
         if io::stdin().is_terminal() {
             note(format_args!(
                 "Enter a Sudoku puzzle: one line, or a grid of rows (Ctrl-D to end)"
             ));
         }
-        let inner = Cancellable {
-            inner: io::stdin(),
-            before_read,
-        };
-        Ok(Box::new(BufReader::with_capacity(1 << 16, inner)))
+        Box::new(io::stdin())
     } else {
         let f = File::open(path)?;
         if f.metadata()?.is_dir() {
@@ -54,12 +50,10 @@ fn open_with(path: &Path, before_read: Option<BeforeRead>) -> io::Result<Box<dyn
                 "is a directory",
             ));
         }
-        let inner = Cancellable {
-            inner: f,
-            before_read,
-        };
-        Ok(Box::new(BufReader::with_capacity(1 << 16, inner)))
-    }
+        Box::new(f)
+    };
+    let inner = Cancellable { inner, before_read };
+    Ok(Box::new(BufReader::with_capacity(1 << 16, inner)))
 }
 
 /// Whether a read of the input at `path` (`-` = stdin) may wait for a writer: anything but a
@@ -263,6 +257,12 @@ impl Records {
         }
     }
 
+    /// Cancelled, and read by a thread: what the input's thread read has come too late to be
+    /// answered (it may be what a writer stopped by the same Ctrl-C left half written).
+    fn cut_short(&self) -> bool {
+        CANCEL.is_cancelled() && matches!(self.source, Source::Thread { .. })
+    }
+
     fn of(source: Source) -> Records {
         Records {
             source,
@@ -353,8 +353,7 @@ impl Iterator for Records {
     type Item = Record;
 
     fn next(&mut self) -> Option<Record> {
-        // Cancelled: what the input's thread read has come too late to be answered.
-        if self.ended || (CANCEL.is_cancelled() && matches!(self.source, Source::Thread { .. })) {
+        if self.ended || self.cut_short() {
             return None;
         }
         let next = match self.ahead.take() {
@@ -364,7 +363,7 @@ impl Iterator for Records {
         // Again once it came: the signal may have been handled while this thread waited for
         // it, after the input's thread read what the writer, stopped by the same Ctrl-C, left
         // (half a line, then the pipe's end) and found the run not yet cancelled.
-        if CANCEL.is_cancelled() && matches!(self.source, Source::Thread { .. }) {
+        if self.cut_short() {
             self.ended = true;
             return None;
         }
