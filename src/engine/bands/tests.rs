@@ -407,3 +407,28 @@ fn sharing_counts_the_fillings_whose_boundaries_share_one_key() {
         "{checked} {renamed} {uneven}"
     );
 }
+
+/// Where neither band's arrangements are known, the next band is counted first until this
+/// band's counts have been 0 more often; a new plan starts again.
+#[test]
+fn the_band_more_often_without_arrangements_is_counted_first() {
+    let mut z = Zeros::default();
+    z.start(7);
+    assert!(z.next_first());
+    for _ in 0..10 {
+        z.tally(0, true);
+        z.tally(1, false);
+    }
+    assert!(!z.next_first());
+    z.tally(1, true);
+    assert!(!z.next_first());
+    z.start(7);
+    assert!(!z.next_first(), "the same plan keeps its tally");
+    z.start(8);
+    assert!(z.next_first());
+    for _ in 0..10 {
+        z.tally(0, false);
+        z.tally(1, true);
+    }
+    assert!(z.next_first());
+}
