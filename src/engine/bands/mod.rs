@@ -1156,8 +1156,9 @@ impl Zeros {
     /// the band's (an empty side counts as one count that was 0, so at first it is).
     #[inline]
     fn next_first(&self) -> bool {
-        let [c0, c1] = self.counted.map(|c| c + 1);
-        let [z0, z1] = self.zero.map(|z| z + 1);
+        // Wide products: no tally is large enough to overflow them.
+        let [c0, c1] = self.counted.map(|c| u128::from(c) + 1);
+        let [z0, z1] = self.zero.map(|z| u128::from(z) + 1);
         z1 * c0 >= z0 * c1
     }
 }
