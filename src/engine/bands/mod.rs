@@ -1153,7 +1153,7 @@ impl Zeros {
     }
 
     /// Whether the next band is to be counted first: its counts were 0 at least as often as
-    /// the band's (an empty side counts as one count that was 0, so at first it is).
+    /// the band's (each side starts with one count that was 0, so at first it is).
     #[inline]
     fn next_first(&self) -> bool {
         // Wide products: no tally is large enough to overflow them.
