@@ -42,7 +42,7 @@ pub(crate) use orient::{orientations, Estimate};
 use crate::shape::{all_digits, Shape};
 use crate::solver::shared::Shared;
 use choices::{Hall, EXTRA, PLACES, PLACES_NEXT, SIG, SIG_NEXT};
-use places::{Cache, Places, KEY_WORDS, UNKNOWN};
+use places::{Cache, Places, KEY_WORDS};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -724,16 +724,18 @@ impl Plan {
                 let i = at.batch[j];
                 let (key, h) = (&at.keys[j], at.hashes[j]);
                 let table = work.places.as_ref();
-                let known = |side: usize| table.map_or(UNKNOWN, |t| t.find(&key[side], h[side]));
+                let known = |side: usize| table.and_then(|t| t.get(&key[side], h[side]));
                 let here = known(0);
-                if here == 0 {
+                if here == Some(0) {
                     continue;
                 }
                 let below = known(1);
-                if below == 0 {
+                if below == Some(0) {
                     continue;
                 }
-                let (here, below) = if here == UNKNOWN || below == UNKNOWN {
+                let (here, below) = if let (Some(here), Some(below)) = (here, below) {
+                    (here, below)
+                } else {
                     let way = (&ways[i * stride..i * stride + cols], c0);
                     match self.count_unknown(
                         work,
@@ -747,8 +749,6 @@ impl Plan {
                         Some(both) => both,
                         None => continue,
                     }
-                } else {
-                    (here, below)
                 };
                 total += u128::from(here) * u128::from(below);
             }
@@ -757,7 +757,7 @@ impl Plan {
     }
 
     /// For [`Plan::sum_last`]: the arrangements of band `b` and of the next band, `known`
-    /// (from the table, not 0, or [`UNKNOWN`]), of the combination whose keys are `keys` (with
+    /// (from the table, not 0) or not, of the combination whose keys are `keys` (with
     /// their hashes), whose column sets are `sets` but the last stack's (from column `c0`),
     /// which takes `way`: those unknown are counted and remembered; `None` where one is 0.
     ///
@@ -775,14 +775,14 @@ impl Plan {
         (way, c0): (&[u64], usize),
         sets: &mut [u64; 64],
         rem: &[u64],
-        mut known: [u64; 2],
+        mut known: [Option<u64>; 2],
     ) -> Option<(u64, u64)> {
         sets[c0..c0 + self.cols].copy_from_slice(way);
         let sets = &sets[..self.n];
-        let next_first = known[0] == UNKNOWN && known[1] == UNKNOWN && work.zeros.next_first();
+        let next_first = known == [None, None] && work.zeros.next_first();
         let order = if next_first { [1, 0] } else { [0, 1] };
         for side in order {
-            if known[side] != UNKNOWN {
+            if known[side].is_some() {
                 continue;
             }
             let key = (&keys[side], hashes[side]);
@@ -795,9 +795,9 @@ impl Plan {
             if v == 0 {
                 return None;
             }
-            known[side] = v;
+            known[side] = Some(v);
         }
-        Some((known[0], known[1]))
+        Some((known[0]?, known[1]?))
     }
 
     /// The arrangements of band `b` with column sets `sets`, remembered.

@@ -274,9 +274,6 @@ unsafe impl pages::Zeroable for Line {
     }
 }
 
-/// What [`Cache::find`] gives for a key not in the table (counts are below 2^63).
-pub(super) const UNKNOWN: u64 = u64::MAX;
-
 /// The count in a slot's last word is marked by this bit (a slot without it is free).
 const TAKEN: u64 = 1 << 63;
 
@@ -363,12 +360,6 @@ impl Cache {
                 None
             }
         })
-    }
-
-    /// [`Cache::get`], with [`UNKNOWN`] for a key not in the table.
-    #[inline]
-    pub(super) fn find(&self, key: &[u64; KEY_WORDS], hash: u64) -> u64 {
-        self.get(key, hash).unwrap_or(UNKNOWN)
     }
 
     /// Remember `count` (below 2^63) for `key` (whose [`Cache::hash`] is `hash`), not in the
