@@ -1099,3 +1099,30 @@ fn no_bar_while_a_puzzle_is_typed() {
         "{text}"
     );
 }
+
+/// `count --turn N` (hidden, for measuring the choice of turn) counts by bands on that turn:
+/// the count is the puzzle's on every turn, the first band searched differs from turn to
+/// turn, and `--help` does not show it.
+#[test]
+fn count_on_a_turn_asked_for() {
+    const SPARSE: &str =
+        "...7...43..7..6.1......56.....5.....5..6..7..4..1.92.......3......9...8.....6....";
+    let mut nodes = Vec::new();
+    for turn in ["0", "3", "4"] {
+        let (code, out, err) = stdout_of(
+            &["count", "--json", "-q", "-j", "1", "--turn", turn],
+            &format!("{SPARSE}\n"),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("\"solutions\":1331650"), "{out}");
+        let n = out.split("\"nodes\":").nth(1).expect("nodes");
+        nodes.push(n[..n.find(',').expect("a field after")].to_string());
+    }
+    nodes.dedup();
+    assert_eq!(nodes.len(), 3, "{nodes:?}");
+    let (code, _, err) = stdout_of(&["count", "--turn", "x"], "");
+    assert_eq!(code, 2, "{err}");
+    let (code, help, _) = stdout_of(&["count", "--help"], "");
+    assert_eq!(code, 0);
+    assert!(!help.contains("--turn"), "{help}");
+}

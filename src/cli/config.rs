@@ -37,6 +37,8 @@ pub struct Config {
     pub engine: EngineChoice,
     /// How count-only searches count.
     pub count_by: CountBy,
+    /// `count --turn`: count by bands on this turn.
+    pub turn: Option<usize>,
     /// Solution limit per puzzle.
     pub limit: Option<u64>,
     /// `check --explain`: the setter's report.
@@ -76,6 +78,7 @@ impl Config {
             strict: common.strict,
             engine: common.engine.into(),
             count_by: CountBy::Auto,
+            turn: None,
             limit,
             explain: false,
             minimal: false,
@@ -93,6 +96,7 @@ impl Config {
             progress,
             engine: self.engine,
             count_by: self.count_by,
+            turn: self.turn,
         }
     }
 }

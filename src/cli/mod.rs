@@ -159,9 +159,14 @@ pub fn run(cli: Cli) -> u8 {
             common,
             limit,
             count_by,
+            turn,
         } => {
             let mut config = Config::new(Job::Count, common, limit);
             config.count_by = count_by.into();
+            if turn.is_some() {
+                config.count_by = sudoku_enum::CountBy::Bands;
+                config.turn = turn;
+            }
             batch::run(&config)
         }
         Command::Check {

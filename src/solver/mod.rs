@@ -76,6 +76,13 @@ pub struct Options {
     pub engine: EngineChoice,
     /// How count-only searches (no solutions wanted, no limit under 2^16) count.
     pub count_by: CountBy,
+    /// Where a count goes by bands, count on this turn of the puzzle, not the one the
+    /// estimates pick: its index among the turns (on 9×9, 0–2 each band first and the other
+    /// two in order, 3–5 the same on the transposed board; see `engine::bands::orient`), where
+    /// the board has it, else by the plain search. For measuring the choice of turn (the
+    /// command line's hidden `count --turn`, which also counts by bands); `None` by default.
+    #[doc(hidden)]
+    pub turn: Option<usize>,
 }
 
 /// How a count-only search counts (see `engine::bands`).
@@ -101,6 +108,7 @@ impl Default for Options {
             progress: None,
             engine: EngineChoice::Auto,
             count_by: CountBy::Auto,
+            turn: None,
         }
     }
 }
@@ -632,6 +640,14 @@ fn choose_turn(puzzle: &Puzzle, options: &Options, shared: &Shared) -> Option<(f
             estimate: Estimate::new(1),
         })
         .collect();
+    if let Some(i) = options.turn {
+        // One turn asked for: the dives only estimate its cost (the plain search is still
+        // preferred where that costs less, unless counting by bands was asked for too).
+        if i >= turns.len() {
+            return None;
+        }
+        turns = vec![turns.swap_remove(i)];
+    }
     let dive = |t: &mut Turn, dives: usize| {
         let dived = with_engine!(&t.puzzle, options.engine, |root| {
             if t.plan.is_none() {
@@ -1153,6 +1169,59 @@ mod tests {
         let empty = Puzzle::empty(Shape::NINE);
         let o = count(&empty, &late);
         assert_eq!(o.stopped, Some(StopReason::TimedOut));
+    }
+
+    /// A turn asked for is the one counted: each of a sparse puzzle's six turns gives the same
+    /// count, over a first band searched to its own number of nodes (the six differ), and a
+    /// turn the board does not have leaves the count to the plain search (none of those).
+    #[test]
+    fn a_turn_asked_for_is_the_one_counted() {
+        let p = nine(
+            "...7...43..7..6.1......56.....5.....5..6..7..4..1.92.......3......9...8.....6....",
+        );
+        let on = |turn: Option<usize>| {
+            let options = Options {
+                count_by: CountBy::Bands,
+                turn,
+                ..Options::default()
+            };
+            count(&p, &options)
+        };
+        let chosen = on(None);
+        assert_eq!(chosen.solutions, 1_331_650);
+        let nodes: Vec<u64> = (0..6)
+            .map(|t| {
+                let o = on(Some(t));
+                assert_eq!(o.solutions, chosen.solutions, "turn {t}");
+                let (_, turned, _) = choose_turn(
+                    &p,
+                    &Options {
+                        turn: Some(t),
+                        ..Options::default()
+                    },
+                    &Options::default().shared(),
+                )
+                .expect("nine by nine has six turns");
+                assert_eq!(turned, bands::orientations(&p)[t].apply(&p), "turn {t}");
+                o.stats.nodes
+            })
+            .collect();
+        let mut distinct = nodes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 6, "{nodes:?}");
+        assert!(
+            nodes.contains(&chosen.stats.nodes),
+            "{nodes:?} {}",
+            chosen.stats.nodes
+        );
+        let none = on(Some(6));
+        assert_eq!(none.solutions, chosen.solutions);
+        assert!(
+            !nodes.contains(&none.stats.nodes),
+            "{nodes:?} {}",
+            none.stats.nodes
+        );
     }
 
     /// A 12×12 puzzle with 2×6 boxes (410,740 solutions): counted by bands two rows high it
