@@ -1102,7 +1102,7 @@ fn no_bar_while_a_puzzle_is_typed() {
 
 /// `count --turn N` (hidden, for measuring the choice of turn) counts by bands on that turn:
 /// the count is the puzzle's on every turn, the first band searched differs from turn to
-/// turn, and `--help` does not show it.
+/// turn, `--count-by` is refused with it, and `--help` does not show it.
 #[test]
 fn count_on_a_turn_asked_for() {
     const SPARSE: &str =
@@ -1122,6 +1122,10 @@ fn count_on_a_turn_asked_for() {
     assert_eq!(nodes.len(), 3, "{nodes:?}");
     let (code, _, err) = stdout_of(&["count", "--turn", "x"], "");
     assert_eq!(code, 2, "{err}");
+    // It says how to count: `--count-by` with it is refused, whatever it says.
+    let (code, _, err) = stdout_of(&["count", "--count-by", "search", "--turn", "1"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--count-by"), "{err}");
     let (code, help, _) = stdout_of(&["count", "--help"], "");
     assert_eq!(code, 0);
     assert!(!help.contains("--turn"), "{help}");
