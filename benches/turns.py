@@ -3,8 +3,9 @@
 system) of `BIN count -j1 FILE` as it chooses, and of `BIN count -j1 --turn T FILE` for each
 of the six turns (the hidden option that counts by bands on turn T, skipping the other turns'
 dives), in alternating rounds; medians. The turn chosen is told by its search's nodes (each
-turn searches its own first band). Prints, per file, the time chosen, the cheapest turn's, and
-their ratio; then the sums.
+turn searches its own first band; several where their nodes coincide, `?` where the count did
+not go by bands). Prints, per file, the time chosen, the cheapest turn's, and their ratio; then
+the sums.
 
     benches/turns.py --rounds 5 target/release/sudoku-enum kept/*.txt
 """
@@ -40,7 +41,7 @@ def main():
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     base = [a.binary, "count", "-j1", "--json", "-q"]
-    print(f"{'file':24} {'chosen':>6} {'ms':>8} {'cheapest':>8} {'ms':>8} {'ratio':>6}")
+    print(f"{'file':24} {'chosen':>11} {'ms':>8} {'cheapest':>8} {'ms':>8} {'ratio':>6}")
     total_chosen = total_best = 0.0
     for f in a.files:
         chosen, turns = [], [[] for _ in range(TURNS)]
@@ -67,7 +68,7 @@ def main():
         total_chosen += mc
         total_best += ms[best]
         label = "/".join(map(str, which)) or "?"
-        print(f"{f.split('/')[-1][:24]:24} {label:>6} {mc:8.1f} {best:>8} {ms[best]:8.1f} "
+        print(f"{f.split('/')[-1][:24]:24} {label:>11} {mc:8.1f} {best:>8} {ms[best]:8.1f} "
               f"{mc / ms[best]:6.2f}")
     print(f"in all: chosen {total_chosen:.1f} ms, cheapest turns {total_best:.1f} ms, "
           f"ratio {total_chosen / total_best:.3f}")

@@ -1118,6 +1118,7 @@ fn count_on_a_turn_asked_for() {
         let n = out.split("\"nodes\":").nth(1).expect("nodes");
         nodes.push(n[..n.find(',').expect("a field after")].to_string());
     }
+    nodes.sort();
     nodes.dedup();
     assert_eq!(nodes.len(), 3, "{nodes:?}");
     let (code, _, err) = stdout_of(&["count", "--turn", "x"], "");
