@@ -188,8 +188,8 @@ pub enum Command {
         /// Count by bands on the N-th turn of each puzzle, not the one the estimates pick, where
         /// a count goes by bands at all (a whole count of a classic puzzle; on 9×9: 0–2 each
         /// band first, 3–5 the same transposed; a turn the board does not have counts by the
-        /// search). For measuring the choice of turn (`benches/turns.py`). It
-        /// says how to count: not with `--count-by`.
+        /// search). For measuring the choice of turn (`benches/turns.py`). It says how to
+        /// count: not with `--count-by`.
         #[arg(long, value_name = "N", hide = true, conflicts_with = "count_by")]
         turn: Option<usize>,
     },
