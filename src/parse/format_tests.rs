@@ -351,6 +351,32 @@ fn json_arrays_objects_and_lines() {
     );
 }
 
+/// A field of blanks (in a JSON string, or a quoted CSV field) is read as an empty one: an error
+/// at its place, and the records after it still read (it had panicked: the reader looked for
+/// its first character past its end).
+#[test]
+fn a_field_of_blanks_is_an_error_not_a_panic() {
+    let size = "0 cells is not a board size";
+    for (text, line, column) in [
+        (format!("[\" \"]\n[\"{TOP1}\"]\n"), 1, 4),
+        (
+            format!("{{\"puzzle\": \"  \t \"}}\n{{\"puzzle\": \"{TOP1}\"}}\n"),
+            1,
+            17,
+        ),
+        (format!("id,puzzle\n1,\"   \"\n2,{TOP1}\n"), 2, 7),
+    ] {
+        let got = lines(&text, ParseOptions::default());
+        assert_eq!(got.len(), 2, "{text:?}: {got:?}");
+        let err = got[0].as_ref().expect_err("a field of blanks is no puzzle");
+        assert!(
+            err.starts_with(&format!("line {line}, column {column}: {size}")),
+            "{text:?}: {err}"
+        );
+        assert_eq!(got[1], Ok((line + 1, TOP1.to_string())), "{text:?}");
+    }
+}
+
 #[test]
 fn json_literals_are_checked() {
     for ok in ["0", "-1", "12.5", "1e9", "-0.5E-3", "true", "false", "null"] {

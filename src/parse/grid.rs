@@ -98,7 +98,8 @@ pub(super) fn tokenize(
 ) -> Result<usize, TokError> {
     toks.clear();
     let end = trim_end(line);
-    let framed = line[p] == b'|';
+    // `p` is at the end where the line holds only blanks (a table's field of spaces).
+    let framed = line.get(p) == Some(&b'|');
     if framed && line[p..end].contains(&b'\t') {
         // Tabs in a boxed row: read as the eye sees it (stops every 8 columns), so that blank
         // cells keep their places; positions are given back in the line's own bytes.

@@ -377,6 +377,10 @@ impl<R: BufRead> Reader<R> {
         let given = self.options.shape;
         let mut toks = Vec::new();
         let first = s + self.line[s..e].iter().take_while(|&&b| is_ws(b)).count();
+        if first == e {
+            // Only blanks: read as the empty field is (no cells, no board size).
+            return self.read_cells(&[], &[], e);
+        }
         tokenize(
             &self.line[..e],
             first,
