@@ -226,6 +226,8 @@ fn for_row_chunks(
         .as_slice()
         .map_err(|e| PyValueError::new_err(format!("the array must be C-contiguous: {e}")))?;
     for first in (0..rows).step_by(CHUNK) {
+        // Ctrl-C between chunks: a conversion of millions of rows takes seconds.
+        array.py().check_signals()?;
         let puzzles = rows_to_puzzles(data, shape, first..rows.min(first + CHUNK))?;
         each(first, puzzles)?;
     }
@@ -339,6 +341,7 @@ fn to_array<'py>(
     let mut board: Option<Shape> = options.shape;
     let mut cells = Vec::new();
     for first in (0..n).step_by(CHUNK) {
+        py.check_signals()?;
         let texts = Texts::copy(puzzles, first..n.min(first + CHUNK))?;
         let chunk = py
             .detach(|| texts.parse(&options))
@@ -401,6 +404,17 @@ fn to_strings(
     Ok(lines)
 }
 
+/// Load NumPy's C API where a failure (a `KeyboardInterrupt` while NumPy's modules are
+/// imported, NumPy missing or broken) is an exception. rust-numpy loads it on the first array
+/// made or read, and panics if that fails; the package calls this before each array function.
+#[pyfunction]
+fn _numpy_ready(py: Python<'_>) -> PyResult<()> {
+    numpy::get_array_module(py)?;
+    // Past the imports, loading the API runs no Python code.
+    PyArray1::<u8>::zeros(py, 0, false);
+    Ok(())
+}
+
 /// Stream workers still running (for tests).
 #[pyfunction]
 fn _running_streams() -> usize {
@@ -419,6 +433,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_array, m)?)?;
     m.add_function(wrap_pyfunction!(to_array, m)?)?;
     m.add_function(wrap_pyfunction!(to_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(_numpy_ready, m)?)?;
     m.add_function(wrap_pyfunction!(_running_streams, m)?)?;
     m.add_class::<stream::Solutions>()?;
     m.add("ParseError", m.py().get_type::<errors::ParseError>())?;

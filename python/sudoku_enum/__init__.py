@@ -240,6 +240,7 @@ def solutions(
 def _rows(array: "npt.ArrayLike") -> "np.ndarray":
     import numpy as np
 
+    _native._numpy_ready()
     a = np.asarray(array)
     if a.ndim != 2:
         raise ValueError(f"expected a 2-D array of shape (n, N*N), got shape {a.shape}")
@@ -325,6 +326,7 @@ def to_array(
     """
     import numpy  # noqa: F401  (an ImportError here where NumPy is missing)
 
+    _native._numpy_ready()
     return _native.to_array(_puzzle_list(puzzles), _box(box), alphabet)
 
 

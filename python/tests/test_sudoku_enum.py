@@ -555,6 +555,31 @@ def test_ctrl_c_stops_candidates_with_a_large_cap():
     assert took < 2.0
 
 
+@posix_only
+def test_ctrl_c_during_the_first_array_conversion():
+    # The first array a process makes loads NumPy's C API: a Ctrl-C then was a Rust panic
+    # (pyo3_runtime.PanicException), and the conversion itself never looked for signals.
+    pytest.importorskip("numpy")
+    out, err, took = run_and_interrupt(
+        f'import numpy; puzzles = ["{TOP1}"] * 4_000_000', "se.to_array(puzzles)", wait=0.2
+    )
+    assert "KeyboardInterrupt" in out, err
+    assert "panicked" not in err, err
+    assert took < 1.0
+
+
+@posix_only
+def test_ctrl_c_stops_a_long_conversion_to_strings():
+    pytest.importorskip("numpy")
+    out, err, took = run_and_interrupt(
+        f'import numpy; rows = numpy.repeat(se.to_array(["{TOP1}"]), 2_000_000, axis=0)',
+        "se.to_strings(rows)",
+        wait=0.2,
+    )
+    assert "KeyboardInterrupt" in out, err
+    assert took < 1.0
+
+
 def test_doctests():
     result = doctest.testmod(se)
     assert result.attempted > 10 and result.failed == 0
