@@ -339,6 +339,14 @@ fn catalogue() -> Vec<Case> {
             "",
         ),
         case("only whitespace", "   \n\t\n", &[], 2, "no puzzle found"),
+        // A line of words is a title (`Grid 01`), skipped; with nothing else, that is said.
+        case(
+            "only text",
+            "\nhello world\nmore text\n",
+            &[],
+            2,
+            "<stdin>:2:1: no puzzle found: this line (\"hello world\") was skipped as a title",
+        ),
         // f-puzzles JSON over many lines: the error names the line and column of the member,
         // item or grid cell that is wrong, not the object's first line.
         case(

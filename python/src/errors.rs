@@ -42,7 +42,7 @@ pub fn read_error(py: Python<'_>, e: &ReadError, index: Option<usize>) -> PyErr 
 
 /// A library message with the command line's options named as this package's arguments:
 /// `--box 1x7` as `box=(1, 7)` (a bare `--box` as `box=(rows, cols)`), `--alphabet 0-F` as
-/// `alphabet="0-F"` (a bare one as `alphabet=`).
+/// `alphabet="0-F"` (a bare one as `alphabet=`); `--column`, which has none, left out.
 fn in_python_terms(message: &str) -> String {
     // An option's value: the word after it, up to a blank or punctuation, and what follows.
     fn value(tail: &str) -> Option<(&str, &str)> {
@@ -50,8 +50,18 @@ fn in_python_terms(message: &str) -> String {
         let end = word.find([' ', ',', ')', ';']).unwrap_or(word.len());
         Some((&word[..end], &word[end..]))
     }
+    // `--column` has no argument here: the puzzles are given as their own strings.
+    let message = message
+        .replace(
+            "; give --column NAME or a 1-based INDEX",
+            "; give each puzzle as its own string (this package picks no table column)",
+        )
+        .replace(
+            " (name it with --column)",
+            " (give the puzzle as its own string)",
+        );
     let mut out = String::with_capacity(message.len() + 16);
-    let mut rest = message;
+    let mut rest = message.as_str();
     while let Some(at) = rest.find("--") {
         out.push_str(&rest[..at]);
         let after = &rest[at + 2..];

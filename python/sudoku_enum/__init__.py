@@ -83,7 +83,13 @@ def _puzzle_list(puzzles: Iterable[str]) -> list[str]:
 _MAX_U64 = 2**64 - 1
 
 
+def _int_or_none(name: str, value: object) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
+
+
 def _limit(limit: Optional[int]) -> Optional[int]:
+    _int_or_none("limit", limit)
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, got {limit}")
     if limit is not None and limit > _MAX_U64:
@@ -92,6 +98,7 @@ def _limit(limit: Optional[int]) -> Optional[int]:
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
+    _int_or_none("threads", threads)
     if threads is not None and threads < 0:
         raise ValueError(f"threads must be at least 0 (0 or None: every core), got {threads}")
     return threads
@@ -104,6 +111,11 @@ def _box(box: Box) -> Box:
         rows, cols = box
     except (TypeError, ValueError):
         raise ValueError(f"box must be (rows, cols), got {box!r}") from None
+    for side in (rows, cols):
+        if not isinstance(side, int) or isinstance(side, bool):
+            raise TypeError(f"box must be two ints (rows, cols), got {box!r}")
+        if side < 1:
+            raise ValueError(f"box: rows and columns must be at least 1, got {box!r}")
     return (rows, cols)
 
 
@@ -218,7 +230,7 @@ def solutions(
     limit: Optional[int] = None,
     *,
     box: Box = None,
-    threads: int = 1,
+    threads: Optional[int] = 1,
     alphabet: Optional[str] = None,
 ) -> Solutions:
     """A lazy iterator over the solutions of ``puzzle`` (lines of N*N characters).
@@ -227,7 +239,7 @@ def solutions(
     searches at most a few hundred solutions ahead of the reader, so iterating over billions
     costs no memory; dropping the iterator, ``close()``, or leaving a ``with`` block stops the
     worker. With one thread (the default) the order is the search order and repeatable; with
-    more (0: every core), the tree is split among them and the order varies.
+    more (0 or None: every core), the tree is split among them and the order varies.
 
     >>> len(list(solutions("1234" + "." * 12)))   # 288 / 4! grids begin with 1234
     12
@@ -271,6 +283,16 @@ def check_array(
     threads: Optional[int] = ...,
     return_solutions: Literal[True],
 ) -> "tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]": ...
+
+
+@overload
+def check_array(
+    array: "npt.ArrayLike",
+    *,
+    box: Box = ...,
+    threads: Optional[int] = ...,
+    return_solutions: bool,
+) -> "Union[npt.NDArray[np.uint8], tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]]": ...
 
 
 def check_array(

@@ -178,6 +178,14 @@ def test_wrong_sizes_and_shapes():
         se.count("." * 16, box=(0, 4))
 
 
+def test_messages_name_no_option_python_lacks():
+    with pytest.raises(se.ParseError) as e:
+        se.count("{}")
+    assert "--column" not in str(e.value) and "its own string" in str(e.value)
+    with pytest.raises(se.ParseError, match="was skipped as a title"):
+        se.count("hello world")
+
+
 def test_wrong_types():
     with pytest.raises(TypeError, match="single string"):
         se.check(TOP1)
@@ -189,6 +197,15 @@ def test_wrong_types():
         se.check([TOP1], threads=-1)
     with pytest.raises(ValueError, match="limit"):
         se.count(TOP1, limit=-1)
+    # Wrong types are named, not left to a comparison deep inside.
+    with pytest.raises(TypeError, match="limit must be an int or None, got str"):
+        se.count(TOP1, limit="5")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="threads must be an int or None, got str"):
+        se.check([TOP1], threads="2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="box must be two ints"):
+        se.count("." * 16, box=("a", "b"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="box: rows and columns must be at least 1"):
+        se.count("." * 16, box=(-1, 4))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,6 +241,15 @@ def test_check_array_with_solutions():
     assert se.to_strings(sols[:1]) == [TOP1_SOLUTION]
     assert not sols[1].any()
     assert is_solution("." * 81, se.to_strings(sols[2:3])[0])
+    # A flag known only at run time: the type hints accept it (mypy checks this file).
+    for flag in (False, True):
+        got = se.check_array(arr, return_solutions=flag, threads=1)
+        assert isinstance(got, tuple) == flag
+
+
+def test_solutions_on_every_core():
+    # threads=None, as for every other function: every core.
+    assert len(list(se.solutions("1234" + "." * 12, threads=None))) == 12
 
 
 def test_array_inputs():

@@ -268,6 +268,16 @@ pub enum ParseErrorKind {
     /// [`parse_one`](super::parse_one) found nothing.
     #[error("no puzzle found: the input is empty or has only blank and comment lines")]
     NoPuzzle,
+    /// An input whose only text was title lines (a word first, as `Grid 01` above a grid),
+    /// which are skipped: reported at the first one, at the end of the input.
+    #[error(
+        "no puzzle found: this line ({text:?}) was skipped as a title, as a line that starts \
+         with a word is (`Grid 01` above a grid), and no puzzle follows"
+    )]
+    OnlyTitles {
+        /// The first title line, cut to 40 characters.
+        text: String,
+    },
     /// [`parse_one`](super::parse_one) found more than one puzzle.
     #[error(
         "a second puzzle starts here (the first starts on line {first_line}); \

@@ -3,7 +3,7 @@
 
 use super::alphabet::{detect, Alphabet};
 use super::bytes::{find_first, is_soft_end, small_value, BOM};
-use super::bytes::{is_cell_char, is_ws};
+use super::bytes::{is_cell_char, is_ws, trim_end};
 use super::columns::{
     header_sep, is_puzzle_name, split_fields, starts_json, Column, Table, TableFormat,
 };
@@ -110,6 +110,11 @@ pub struct Reader<R: BufRead> {
     pub(super) table: Option<Table>,
     /// The first content line was looked at for a table.
     table_checked: bool,
+    /// A record or an error was handed out.
+    yielded: bool,
+    /// The first title line skipped: its number, column and text (for
+    /// [`ParseErrorKind::OnlyTitles`]).
+    first_title: Option<(usize, usize, String)>,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -134,6 +139,8 @@ impl<R: BufRead> Reader<R> {
             last_side: 9,
             table: None,
             table_checked: false,
+            yielded: false,
+            first_title: None,
         }
     }
 
@@ -585,7 +592,13 @@ impl<R: BufRead> Reader<R> {
                 match start {
                     Start::OneLine(len) => return self.read_one_line(p, len).map(Some),
                     Start::Grid => return self.read_grid_record(p).map(Some),
-                    Start::Title => {}
+                    Start::Title => {
+                        if self.first_title.is_none() {
+                            let text = String::from_utf8_lossy(&self.line[p..trim_end(&self.line)]);
+                            let text: String = text.chars().take(40).collect();
+                            self.first_title = Some((self.line_no, self.column(p), text));
+                        }
+                    }
                     Start::Bad(len) => return Err(self.bad_one_line(p, len)),
                 }
             }
@@ -924,18 +937,23 @@ impl<R: BufRead> Iterator for Reader<R> {
         if self.done {
             return None;
         }
-        match self.next_record() {
+        let item = match self.next_record() {
             Ok(Some(parsed)) => Some(Ok(parsed)),
             Ok(None) => {
                 self.done = true;
-                None
+                // Only titles: say so, rather than nothing (a line of words is a title).
+                let (line, column, text) = self.first_title.take().filter(|_| !self.yielded)?;
+                let kind = ParseErrorKind::OnlyTitles { text };
+                Some(Err(ReadError::Parse(ParseError { line, column, kind })))
             }
             Err(ReadError::Io(e)) => {
                 self.done = true;
                 Some(Err(ReadError::Io(e)))
             }
             Err(e) => Some(Err(e)),
-        }
+        };
+        self.yielded = true;
+        item
     }
 }
 

@@ -1009,6 +1009,18 @@ fn parse_one_counts_puzzles() {
         none,
         "line 1, column 1: no puzzle found: the input is empty or has only blank and comment lines"
     );
+    // Words are a title, skipped: an input of nothing else says so, at the first one.
+    let words = parse_one("# x\n  hello world  \nmore\n", &options).unwrap_err();
+    assert_eq!(
+        words.to_string(),
+        "line 2, column 3: no puzzle found: this line (\"hello world\") was skipped as a title, \
+         as a line that starts with a word is (`Grid 01` above a grid), and no puzzle follows"
+    );
+    // A title with puzzles after it, or one after a puzzle, is no error.
+    let titled: Vec<_> =
+        Reader::new(format!("Grid 01\n{TOP1}\nthe end\n").as_bytes(), options).collect();
+    assert_eq!(titled.len(), 1);
+    assert!(titled[0].is_ok());
     let two = parse_one(&format!("{TOP1}\n\n{SEED004}"), &options)
         .unwrap_err()
         .to_string();
