@@ -289,6 +289,34 @@ fn merge_refuses_an_empty_parts_file() {
     assert!(err.contains("no parts"), "{err}");
 }
 
+/// A split of an unsolvable puzzle writes only its header, `parts=0`: proof of a count of 0,
+/// which merge adds up (it had refused it as "no parts", so no pipeline could answer 0).
+#[test]
+fn merge_of_an_unsolvable_puzzle_is_zero() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let unsolvable =
+        "..............1..2.38....5.......6.......73.18.5..........8......245.....6....1..";
+    let input = write(dir.path(), "unsolvable.txt", &format!("{unsolvable}\n"));
+    let (code, parts, err) = run(&["split", "--parts", "4", "-q", &input], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        parts.starts_with("# split ") && parts.contains(" parts=0 "),
+        "{parts}"
+    );
+    assert_eq!(parts.lines().count(), 1, "{parts}");
+    let parts = write(dir.path(), "parts.txt", &parts);
+    let (code, out, err) = run(&["merge", "--parts", &parts], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "total: 0 solutions (0 parts)\n");
+    let (code, out, _) = run(&["merge", "--json", "--parts", &parts], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        (v["solutions"].as_u64(), v["complete"].as_bool()),
+        (Some(0), Some(true))
+    );
+}
+
 /// Counts whose sum is beyond 2^128 - 1 are refused: they were added with wraparound
 /// ("total: 0 solutions" for four parts of 2^127 each).
 #[test]

@@ -85,9 +85,9 @@ pub fn run(args: MergeArgs) -> Result<u8, Fatal> {
     if CANCEL.is_cancelled() {
         return Ok(interrupted());
     }
-    if parts.is_empty() {
+    if parts.is_empty() && !originals.iter().any(parts::Original::proved_empty) {
         // An empty parts file (split interrupted, or refusing an invalid puzzle) is no
-        // evidence of a count of 0.
+        // evidence of a count of 0; a header with `parts=0` is (the split found no solution).
         problems.push(format!(
             "{}: no parts (is it the output of a split that finished?)",
             args.parts.display()

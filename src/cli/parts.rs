@@ -77,6 +77,13 @@ pub struct Original {
     pub parts: Vec<usize>,
 }
 
+impl Original {
+    /// Its split found no solution and wrote no part (`parts=0` in its header): its count is 0.
+    pub fn proved_empty(&self) -> bool {
+        self.announced == Some(0)
+    }
+}
+
 /// The tags `key=value` after a part's grid.
 fn tags(rest: &[&str]) -> HashMap<String, String> {
     rest.iter()
