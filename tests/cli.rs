@@ -287,6 +287,34 @@ fn dump_writes_through_links_and_to_streams() {
             .code(0);
         assert!(link.is_symlink());
         assert_eq!(std::fs::read_to_string(&real).unwrap().lines().count(), 5);
+        // A link that names nothing yet (relative, through a second link): the file it names
+        // is made and the links stay (the first link had been replaced by a file).
+        std::fs::create_dir(dir.path().join("deeper")).unwrap();
+        let (first, second) = (dir.path().join("first.txt"), dir.path().join("second.txt"));
+        std::os::unix::fs::symlink("second.txt", &first).unwrap();
+        std::os::unix::fs::symlink("deeper/named.txt", &second).unwrap();
+        cmd()
+            .args(["dump", "-q", "-n", "3", "-o"])
+            .arg(&first)
+            .write_stdin(empty4.clone())
+            .assert()
+            .code(0);
+        assert!(first.is_symlink() && second.is_symlink());
+        let named = dir.path().join("deeper/named.txt");
+        assert_eq!(std::fs::read_to_string(&named).unwrap().lines().count(), 3);
+        // Where what it names cannot be made: an error naming it, the link untouched.
+        let nowhere = dir.path().join("nowhere.txt");
+        std::os::unix::fs::symlink("no/such/dir/x.txt", &nowhere).unwrap();
+        cmd()
+            .args(["dump", "-q", "-n", "3", "-o"])
+            .arg(&nowhere)
+            .write_stdin(empty4.clone())
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "x.txt.partial: No such file or directory",
+            ));
+        assert!(nowhere.is_symlink());
         let dev_null = std::path::Path::new("/dev/null");
         if dev_null.exists() {
             cmd()

@@ -448,9 +448,10 @@ fn open_destination(
             return Err(fail(&"already exists; pass --force to overwrite it"));
         }
     }
-    // A link's file is replaced, not the link.
+    // A link's file is replaced, not the link (a link that names nothing yet: the file it
+    // names is made).
     let path = if path.is_symlink() {
-        fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        fs::canonicalize(path).unwrap_or_else(|_| link_target(path))
     } else {
         path.to_path_buf()
     };
@@ -484,6 +485,24 @@ fn open_destination(
         },
         out,
     ))
+}
+
+/// The path a symbolic link that names nothing yet leads to (through links to links, as the
+/// system follows them: at most 40), a relative target read from the link's directory.
+fn link_target(link: &Path) -> PathBuf {
+    let mut at = link.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&at) {
+            Ok(target) => {
+                at = match at.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                }
+            }
+            Err(_) => return at,
+        }
+    }
+    at
 }
 
 /// Run `dump` over every puzzle of the inputs.
