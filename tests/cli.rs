@@ -368,6 +368,35 @@ fn missing_file_is_an_error_but_others_are_answered() {
         .code(2)
         .stdout(predicate::str::contains(": unique"))
         .stderr(predicate::str::contains("/nonexistent/puzzles.txt"));
+    // --strict stops there, as at an unreadable puzzle (it read on), in every subcommand that
+    // has it.
+    for args in [
+        &["check"][..],
+        &["count"],
+        &["dump", "-n", "1"],
+        &["candidates"],
+    ] {
+        cmd()
+            .args(args)
+            .arg("--strict")
+            .arg("/nonexistent/puzzles.txt")
+            .arg(f.path())
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("/nonexistent/puzzles.txt"));
+    }
+    cmd()
+        .args(["check", "--strict"])
+        .arg(f.path())
+        .arg("/nonexistent/puzzles.txt")
+        .arg(f.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(": unique").count(1))
+        .stderr(predicate::str::contains(
+            "stopped at the first input in error (--strict)",
+        ));
 }
 
 #[test]

@@ -297,7 +297,8 @@ pub struct Common {
     /// Give up on a puzzle after SECS seconds ("unknown (timed out)").
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<f64>,
-    /// Stop at the first unreadable puzzle instead of reporting it and going on.
+    /// Stop at the first unreadable puzzle, or input that cannot be read or holds no puzzle,
+    /// instead of reporting it and going on.
     #[arg(long)]
     pub strict: bool,
     /// Engine for 9x9 puzzles (generic: the any-size engine, for cross-checks).

@@ -47,7 +47,7 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
         cfg.threads,
         cfg.engine,
     );
-    let mut errors = InputErrors::default();
+    let mut errors = InputErrors::new(cfg.strict);
     let live = io::stdout().is_terminal();
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         let work = Work {
@@ -75,6 +75,10 @@ pub fn run(cfg: &Config) -> Result<u8, Fatal> {
         if printer.stopped_strict {
             note(format_args!(
                 "sudoku-enum: stopped at the first unreadable puzzle (--strict)"
+            ));
+        } else if errors.stopped {
+            note(format_args!(
+                "sudoku-enum: stopped at the first input in error (--strict)"
             ));
         }
     }

@@ -64,7 +64,7 @@ pub fn run(cfg: &Config, cap: u64) -> Result<u8, Fatal> {
     );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(TermOut::new(stdout.lock()));
-    let mut errors = InputErrors::default();
+    let mut errors = InputErrors::new(cfg.strict);
     let (mut puzzles, mut failed, mut bad) = (0u64, 0u64, 0u64);
     // Answered and printed (into memory) by the workers.
     let answer = |name: &str, record: Record| match record {

@@ -524,7 +524,7 @@ pub fn run(cfg: &Config, output: Option<&Path>, force: bool, ordered: bool) -> R
     let mut interrupted = false;
     // Puzzles whose dump a `--timeout` cut short: the file is not complete either.
     let mut timed_out = 0u64;
-    let mut errors = InputErrors::default();
+    let mut errors = InputErrors::new(cfg.strict);
     for_each_input(&cfg.files, cfg.parse, &mut errors, |name, records| {
         for record in records {
             let (line, puzzle, alphabet) = match record {

@@ -396,12 +396,27 @@ pub struct InputErrors {
     pub io: u64,
     /// Inputs without a puzzle.
     pub empty: u64,
+    /// Stop at the first input in error (`--strict`), as at the first unreadable puzzle.
+    pub strict: bool,
+    /// `strict` stopped the run at an input in error.
+    pub stopped: bool,
+}
+
+impl InputErrors {
+    /// The counts of a run that stops at the first input in error where `strict`.
+    pub fn new(strict: bool) -> InputErrors {
+        InputErrors {
+            strict,
+            ..InputErrors::default()
+        }
+    }
 }
 
 /// Read every input in turn: `each(name, records)` gets the records of each (it says whether
 /// the run goes on). A file that cannot be opened, a read error (after every record before it)
-/// and an input without a puzzle are reported on stderr and counted in `errors`; a `Break`
-/// from `each` stops at once, reporting nothing more.
+/// and an input without a puzzle are reported on stderr and counted in `errors` (which stops
+/// the run there where `errors.strict`); a `Break` from `each` stops at once, reporting nothing
+/// more.
 pub fn for_each_input(
     files: &[PathBuf],
     parse: ParseOptions,
@@ -418,6 +433,10 @@ pub fn for_each_input(
             Err(e) => {
                 note(format_args!("sudoku-enum: {name}: {e}"));
                 errors.io += 1;
+                if errors.strict {
+                    errors.stopped = true;
+                    return Ok(());
+                }
                 continue;
             }
         };
@@ -440,6 +459,12 @@ pub fn for_each_input(
         } else if !records.seen_any {
             note(format_args!("sudoku-enum: {name}: no puzzle found"));
             errors.empty += 1;
+        } else {
+            continue;
+        }
+        if errors.strict {
+            errors.stopped = true;
+            return Ok(());
         }
     }
     Ok(())
