@@ -39,7 +39,13 @@ pub struct Ctx<'a, S: Sink> {
     pending_nodes: u32,
     pending_solutions: u64,
     pending_done: f64,
+    /// Band tails counted since the last flush: a count by bands visits few nodes, so its
+    /// solutions are published every [`TAILS_PER_PUBLISH`] tails as well.
+    pending_tails: u32,
 }
+
+/// Band tails between two publications of a worker's counters (see [`Ctx::band_boundary`]).
+const TAILS_PER_PUBLISH: u32 = 64;
 
 impl<'a, S: Sink> Ctx<'a, S> {
     /// A worker context.
@@ -57,6 +63,7 @@ impl<'a, S: Sink> Ctx<'a, S> {
             pending_nodes: 0,
             pending_solutions: 0,
             pending_done: 0.0,
+            pending_tails: 0,
         }
     }
 
@@ -146,6 +153,20 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.solutions(left as u64, w)
     }
 
+    /// A band tail's `k` solutions (any number) in a subtree of weight `w`; every
+    /// [`TAILS_PER_PUBLISH`] tails the counters are published (only they: the tails checked the
+    /// stop conditions), so that a progress bar of a serial count by bands, which visits few
+    /// nodes, sees its solutions as they come.
+    #[inline]
+    pub(crate) fn tail_counted(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        let flow = self.solutions_wide(k, w);
+        self.pending_tails += 1;
+        if self.pending_tails >= TAILS_PER_PUBLISH {
+            self.publish();
+        }
+        flow
+    }
+
     /// Counting by bands, at a state of weight `w` whose first `k` bands are filled: at a
     /// boundary not asked about yet (`k > *asked`) the plan counts what lies below, and `Some`
     /// says the state is settled (counted, or the search must stop). `None` where there is no
@@ -167,7 +188,7 @@ impl<'a, S: Sink> Ctx<'a, S> {
         let mut rem = [0u64; 64];
         lacking(&mut rem[..n]);
         match plan.tail(k, &rem[..n], self.shared, w) {
-            Tail::Count(count, w) => Some(self.solutions_wide(count, w)),
+            Tail::Count(count, w) => Some(self.tail_counted(count, w)),
             Tail::Stopped => Some(ControlFlow::Break(())),
             Tail::Declined => {
                 *asked = k;
@@ -219,9 +240,8 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.shared.stop.load(Relaxed) == StopReason::Limit as u8
     }
 
-    /// Publish progress and check the stop conditions.
-    #[cold]
-    pub fn flush(&mut self) -> ControlFlow<()> {
+    /// Publish the counters not yet published.
+    fn publish(&mut self) {
         self.shared.publish(
             self.pending_nodes as u64,
             self.pending_solutions,
@@ -230,6 +250,13 @@ impl<'a, S: Sink> Ctx<'a, S> {
         self.pending_nodes = 0;
         self.pending_solutions = 0;
         self.pending_done = 0.0;
+        self.pending_tails = 0;
+    }
+
+    /// Publish progress and check the stop conditions.
+    #[cold]
+    pub fn flush(&mut self) -> ControlFlow<()> {
+        self.publish();
         if self.shared.must_stop() {
             return ControlFlow::Break(());
         }

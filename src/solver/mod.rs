@@ -1147,6 +1147,63 @@ mod tests {
         }
     }
 
+    /// A serial count by bands visits few nodes: its solutions reach the progress counters
+    /// every few tails as well (they had come only at the end: a progress bar showed none).
+    #[test]
+    fn a_serial_count_by_bands_shows_its_solutions_as_it_goes() {
+        struct Watching {
+            progress: Progress,
+            counted: u64,
+            seen: u64,
+        }
+        impl Sink for Watching {
+            const NEEDS_GRID: bool = false;
+            fn solution(&mut self, _: &[u8]) -> ControlFlow<()> {
+                unreachable!("counted without grids")
+            }
+            fn count(&mut self, k: u64) -> ControlFlow<()> {
+                self.counted += k;
+                self.seen = self.seen.max(self.progress.solutions());
+                ControlFlow::Continue(())
+            }
+            fn fork(&self, _: usize) -> Self {
+                unreachable!("one thread")
+            }
+            fn join(&mut self, _: usize, _: Self) {}
+        }
+        // A sparse puzzle (the one of `close_turns_get_more_dives`): thousands of tails.
+        let p = nine(
+            "...71.....................6....6........8.7..2..179..3.6.....5...8...6....26..8..",
+        );
+        let progress = Progress::new();
+        let options = Options {
+            threads: 1,
+            count_by: CountBy::Bands,
+            progress: Some(progress.clone()),
+            ..Options::default()
+        };
+        let mut sink = Watching {
+            progress: progress.clone(),
+            counted: 0,
+            seen: 0,
+        };
+        // No flush by nodes (its first band's nodes would publish too): only by tails.
+        let shared = options.shared();
+        shared
+            .flush_every
+            .store(u32::MAX, std::sync::atomic::Ordering::Relaxed);
+        let out = search_in(&p, &options, &shared, &mut sink);
+        assert_eq!(out.solutions, 90_504_578);
+        assert!(out.stats.nodes < 100_000, "{} nodes", out.stats.nodes);
+        assert!(
+            sink.seen > 0 && sink.seen < sink.counted,
+            "seen {} of {}",
+            sink.seen,
+            sink.counted
+        );
+        assert_eq!(progress.solutions(), 90_504_578);
+    }
+
     /// A held-out sparse puzzle (90,504,578 solutions) whose turns' first estimates are close:
     /// the further dives settle on turn 1 (97 ms of CPU), where the first 24 dives of each
     /// choose another (turn 2, 153 ms, with the prices before 28 November; with the prices

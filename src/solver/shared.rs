@@ -89,7 +89,9 @@ impl Progress {
         Progress::default()
     }
 
-    /// Search nodes visited so far.
+    /// Work done so far, in search nodes: the nodes visited, and in a count by bands each
+    /// combination its tails walk (about a node's cost). A measure of progress: the outcome's
+    /// [`Stats::nodes`](crate::Stats::nodes) counts search nodes only.
     pub fn nodes(&self) -> u64 {
         self.0.nodes.load(Relaxed)
     }

@@ -208,7 +208,7 @@ fn search_rec<I: Isa, T: Tally>(
                 let mut rem = [0u64; 9];
                 st.lacking(k, &mut rem);
                 match plan.tail(k, &rem, t.shared(), w) {
-                    Tail::Count(n, w) => return t.solutions_wide(n, w),
+                    Tail::Count(n, w) => return t.tail_counted(n, w),
                     Tail::Stopped => return ControlFlow::Break(()),
                     Tail::Declined => asked = k,
                 }

@@ -35,6 +35,11 @@ pub trait Tally {
     /// `k` solutions (any number; 0 is a dead end) counted in a subtree of weight `w`.
     fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()>;
 
+    /// [`Tally::solutions_wide`] for a band tail's count (see `Ctx::tail_counted`).
+    fn tail_counted(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        self.solutions_wide(k, w)
+    }
+
     /// The solutions accepted so far (for the table of subtree counts).
     fn found(&self) -> u128;
 
@@ -73,6 +78,11 @@ impl<S: Sink> Tally for Ctx<'_, S> {
     #[inline(always)]
     fn solutions_wide(&mut self, k: u128, w: f64) -> ControlFlow<()> {
         Ctx::solutions_wide(self, k, w)
+    }
+
+    #[inline(always)]
+    fn tail_counted(&mut self, k: u128, w: f64) -> ControlFlow<()> {
+        Ctx::tail_counted(self, k, w)
     }
 
     #[inline(always)]
