@@ -377,6 +377,29 @@ fn a_field_of_blanks_is_an_error_not_a_panic() {
     }
 }
 
+/// A byte that is not UTF-8 where JSON expects a token, near a line's end: named as a byte
+/// at its place (the message's token had been sliced past the line's end: a panic).
+#[test]
+fn a_bad_byte_in_json_is_an_error_not_a_panic() {
+    for (input, line, column) in [
+        (&b"[{\xbb"[..], 1, 3),
+        (b"{\"a\":1,\xc3\n", 1, 8),
+        (b"{\"puzzle\":\"1234341221434321\"}\n{\xbb", 2, 2),
+    ] {
+        let got: Vec<_> = Reader::new(input, ParseOptions::default()).collect();
+        let err = got
+            .iter()
+            .find_map(|r| r.as_ref().err())
+            .expect("an error")
+            .to_string();
+        assert!(
+            err.starts_with(&format!("line {line}, column {column}: "))
+                && err.contains("(not valid UTF-8)"),
+            "{input:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn json_literals_are_checked() {
     for ok in ["0", "-1", "12.5", "1e9", "-0.5E-3", "true", "false", "null"] {

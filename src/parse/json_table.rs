@@ -192,12 +192,14 @@ fn token(line: &[u8], at: usize) -> String {
             .iter()
             .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')))
             .unwrap_or(rest.len()),
-        Some(_) => String::from_utf8_lossy(rest)
-            .chars()
-            .next()
-            .map_or(1, char::len_utf8),
+        // The character's own bytes; a byte that starts none is named as such (a lossy
+        // decoding's replacement character had been three bytes, past a line's end).
+        Some(_) => match super::error::decode_at(rest, 0) {
+            (found @ super::error::Found::Byte(_), _) => return found.to_string(),
+            (_, len) => len,
+        },
     };
-    let text = String::from_utf8_lossy(&rest[..len.min(40)]);
+    let text = String::from_utf8_lossy(&rest[..len.min(40).min(rest.len())]);
     format!("{text:?}")
 }
 
