@@ -251,7 +251,12 @@ impl Sandwich {
     pub(super) fn run<M: Masks>(&self, m: &mut M) -> Result<bool, Contradiction> {
         let n = self.n;
         if n < 2 {
-            return Ok(false);
+            // One cell, both 1 and N: nothing lies between them.
+            return if self.sum == 0 {
+                Ok(false)
+            } else {
+                Err(Contradiction)
+            };
         }
         if let Some(sets) = &self.sets {
             return self.run_sets(sets, m);

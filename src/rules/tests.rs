@@ -531,6 +531,28 @@ fn irregular_regions_and_no_boxes() {
     assert_eq!(count(&p, &Options::default()).solutions, 576);
 }
 
+/// Sandwiches on the smallest boards: on 1×1 the 1 and the N are one cell, nothing between
+/// them (a sum other than 0 had constrained nothing, and the definition's check panicked); on
+/// 2×2 they are neighbours.
+#[test]
+fn sandwiches_on_the_smallest_boards_agree_with_the_definition() {
+    for (r, c) in [(1, 1), (1, 2)] {
+        let shape = Shape::new(r, c).unwrap();
+        for line in [Line::Row(0), Line::Col(0)] {
+            for sum in 0..3 {
+                let mut rules = Rules::new();
+                rules.push(Rule::Sandwich { line, sum });
+                let p = Puzzle::empty(shape).with_checked_rules(rules);
+                agree(&p, true);
+                assert_eq!(
+                    count(&p, &Options::default()).solutions,
+                    u128::from(sum == 0) * (r * c) as u128
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn clashing_givens_in_a_rule_house_are_named() {
     let shape = Shape::NINE;
