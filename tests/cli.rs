@@ -293,23 +293,21 @@ fn dump_writes_through_links_and_to_streams() {
         let (first, second) = (dir.path().join("first.txt"), dir.path().join("second.txt"));
         std::os::unix::fs::symlink("second.txt", &first).unwrap();
         std::os::unix::fs::symlink("deeper/named.txt", &second).unwrap();
-        cmd()
-            .args(["dump", "-q", "-n", "3", "-o"])
-            .arg(&first)
-            .write_stdin(empty4.clone())
-            .assert()
-            .code(0);
+        let dump_3_to = |out: &std::path::Path| {
+            cmd()
+                .args(["dump", "-q", "-n", "3", "-o"])
+                .arg(out)
+                .write_stdin(empty4.clone())
+                .assert()
+        };
+        dump_3_to(&first).code(0);
         assert!(first.is_symlink() && second.is_symlink());
         let named = dir.path().join("deeper/named.txt");
         assert_eq!(std::fs::read_to_string(&named).unwrap().lines().count(), 3);
         // Where what it names cannot be made: an error naming it, the link untouched.
         let nowhere = dir.path().join("nowhere.txt");
         std::os::unix::fs::symlink("no/such/dir/x.txt", &nowhere).unwrap();
-        cmd()
-            .args(["dump", "-q", "-n", "3", "-o"])
-            .arg(&nowhere)
-            .write_stdin(empty4.clone())
-            .assert()
+        dump_3_to(&nowhere)
             .code(2)
             .stderr(predicates::str::contains(
                 "x.txt.partial: No such file or directory",

@@ -410,6 +410,12 @@ impl InputErrors {
             ..InputErrors::default()
         }
     }
+
+    /// After an input in error: whether the run stops there (`strict`; then `stopped`).
+    fn stops_here(&mut self) -> bool {
+        self.stopped = self.strict;
+        self.stopped
+    }
 }
 
 /// Read every input in turn: `each(name, records)` gets the records of each (it says whether
@@ -433,8 +439,7 @@ pub fn for_each_input(
             Err(e) => {
                 note(format_args!("sudoku-enum: {name}: {e}"));
                 errors.io += 1;
-                if errors.strict {
-                    errors.stopped = true;
+                if errors.stops_here() {
                     return Ok(());
                 }
                 continue;
@@ -462,8 +467,7 @@ pub fn for_each_input(
         } else {
             continue;
         }
-        if errors.strict {
-            errors.stopped = true;
+        if errors.stops_here() {
             return Ok(());
         }
     }

@@ -627,7 +627,8 @@ impl Rule {
                     .position(|&c| usize::from(g[c]) == n)
                     .unwrap_or(0);
                 // On a 1×1 board 1 and N are one cell: nothing between them.
-                let (lo, hi) = (p1.min(pn), p1.max(pn).max(p1.min(pn) + 1));
+                let lo = p1.min(pn);
+                let hi = p1.max(pn).max(lo + 1);
                 cells[lo + 1..hi].iter().map(|&c| v(c)).sum::<i64>() == i64::from(*sum)
             }
             Rule::Quadruple { cells, digits } => {
