@@ -409,9 +409,15 @@ fn to_strings(
 /// made or read, and panics if that fails; the package calls this before each array function.
 #[pyfunction]
 fn _numpy_ready(py: Python<'_>) -> PyResult<()> {
+    // Once a process: a call on a one-row array takes microseconds.
+    static READY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if READY.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(());
+    }
     numpy::get_array_module(py)?;
     // Past the imports, loading the API runs no Python code.
     PyArray1::<u8>::zeros(py, 0, false);
+    READY.store(true, std::sync::atomic::Ordering::Relaxed);
     Ok(())
 }
 
